@@ -1,0 +1,72 @@
+# tack: the two commands are `make demo` and `make test`. Everything else is for developers.
+SHELL := /bin/bash
+BUILD ?= build
+JOBS ?= $(shell nproc)
+HOST_DIR := $(BUILD)/host
+CUDA_DIR := $(BUILD)/cuda
+NVCC := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CCACHE := $(shell command -v ccache 2>/dev/null)
+LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache,)
+CMAKE_FLAGS ?=
+CTEST_FLAGS ?= --output-on-failure -j $(JOBS)
+
+.PHONY: all deps demo test test-host test-cuda test-sanitize bench format gpu-check clean
+
+all: test
+
+deps:
+	@scripts/install-deps
+
+# configure once; later calls reuse the build directory
+$(HOST_DIR)/CMakeCache.txt: | deps
+	cmake -S . -B $(HOST_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF $(LAUNCHER) $(CMAKE_FLAGS)
+
+$(CUDA_DIR)/CMakeCache.txt: | deps
+	cmake -S . -B $(CUDA_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=ON -DTACK_TESTS_CUDA_ONLY=ON \
+	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF -DCMAKE_CUDA_COMPILER=$(NVCC) $(LAUNCHER) $(CMAKE_FLAGS)
+
+## make demo: configure, build and run examples/tour
+demo: deps $(HOST_DIR)/CMakeCache.txt
+	cmake --build $(HOST_DIR) --target tour -j $(JOBS)
+	$(HOST_DIR)/examples/tour/tour
+
+## make test: the host build and every test; then, when nvcc exists, the CUDA variant
+test: test-host $(if $(NVCC),test-cuda,)
+	@echo "make test: all variants passed"
+
+test-host: deps $(HOST_DIR)/CMakeCache.txt
+	cmake --build $(HOST_DIR) -j $(JOBS)
+	cd $(HOST_DIR) && ctest $(CTEST_FLAGS)
+
+# The CUDA variant: the library, every header and the typed backend tests compiled by nvcc (sm_90).
+# Tests that need a GPU skip with a reason where none is present.
+test-cuda: deps $(CUDA_DIR)/CMakeCache.txt
+	cmake --build $(CUDA_DIR) -j $(JOBS)
+	cd $(CUDA_DIR) && ctest $(CTEST_FLAGS)
+
+## make test-sanitize: ASan+UBSan over the whole suite, then TSan over the threaded tests
+test-sanitize: deps
+	cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_BENCHMARKS=OFF $(LAUNCHER) \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	cmake --build $(BUILD)/asan -j $(JOBS)
+	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1 ctest $(CTEST_FLAGS) -LE find_package
+	cmake -S . -B $(BUILD)/tsan -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_BENCHMARKS=OFF \
+	  -DTACK_ENABLE_OPENMP=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer"
+	cmake --build $(BUILD)/tsan -j $(JOBS)
+	cd $(BUILD)/tsan && TSAN_OPTIONS=halt_on_error=1 ctest $(CTEST_FLAGS) -L tsan
+
+## make bench: build and run the benchmarks (Release, host)
+bench: deps $(HOST_DIR)/CMakeCache.txt
+	cmake --build $(HOST_DIR) -j $(JOBS)
+	scripts/run-benchmarks $(HOST_DIR)
+
+## make gpu-check: what scripts/gpu-check runs on a machine with a GPU
+gpu-check:
+	scripts/gpu-check
+
+format:
+	find include src tests benchmarks examples -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// A build without CUDA: every CUDA entry point reports that CUDA is not part of this build.
+#include <tack/config.hpp>
+
+#if !TACK_HAS_CUDA
+#include <tack/core/error.hpp>
+#include <tack/detail/cuda_runtime.hpp>
+
+namespace tack::detail {
+namespace {
+[[noreturn]] void no_cuda(const char* what) {
+  throw device_error(std::string("tack: ") + what +
+                     " needs CUDA, but tack was built without it (configure with "
+                     "TACK_ENABLE_CUDA=ON on a machine with nvcc)");
+}
+}  // namespace
+
+int cuda_device_count() noexcept { return 0; }
+void* cuda_malloc_device(std::size_t, int) { no_cuda("device memory allocation"); }
+void* cuda_malloc_unified(std::size_t, int) { no_cuda("unified memory allocation"); }
+void* cuda_malloc_pinned(std::size_t) { no_cuda("pinned memory allocation"); }
+void cuda_free_device(void*, int) noexcept {}
+void cuda_free_unified(void*, int) noexcept {}
+void cuda_free_pinned(void*) noexcept {}
+void cuda_memcpy(void*, const void*, std::size_t, cuda_copy_kind) { no_cuda("a device copy"); }
+void cuda_memcpy_async(void*, const void*, std::size_t, cuda_copy_kind) { no_cuda("a device copy"); }
+void cuda_memset(void*, int, std::size_t) { no_cuda("a device fill"); }
+void cuda_synchronize() {}
+}  // namespace tack::detail
+#endif
