@@ -1,0 +1,744 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file `tack::array<T, Rank, Space>`: the reference-counted handle to typed storage (DESIGN §4),
+/// its row views (§5) and its Axom-style growth.
+
+#include <tack/array/shape.hpp>
+#include <tack/core/error.hpp>
+#include <tack/core/index.hpp>
+#include <tack/core/slice.hpp>
+#include <tack/detail/storage.hpp>
+#include <tack/memory/buffer.hpp>
+#include <tack/memory/copy.hpp>
+#include <tack/memory/memory_space.hpp>
+#include <tack/types/dtype.hpp>
+#include <tack/types/item.hpp>
+#include <tack/view/soa_view.hpp>
+#include <tack/view/view.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tack {
+
+template <class T, int Rank = 1, memory_space Space = memory_space::dynamic>
+class array;
+
+namespace detail {
+struct array_access;  // factories and friends construct arrays through this
+
+/// The components of a SoA array (only vector and matrix arrays have them).
+template <class T, int Rank, memory_space Space, bool HasComponents>
+struct soa_components {
+  using scalar = std::conditional_t<std::is_const_v<T>, const scalar_t<std::remove_const_t<T>>,
+                                    scalar_t<std::remove_const_t<T>>>;
+  std::vector<array<scalar, Rank, Space>> parts;
+};
+template <class T, int Rank, memory_space Space>
+struct soa_components<T, Rank, Space, false> {};
+
+/// A host snapshot waiting to be collected (`to_vector_async`).
+template <class V>
+class pending_vector {
+public:
+  explicit pending_vector(std::vector<V> v) : value_(std::move(v)) {}
+  /// Waits for the copy and returns the values.
+  std::vector<V> get() { return std::move(value_); }
+
+private:
+  std::vector<V> value_;
+};
+}  // namespace detail
+
+/// A handle to typed storage on a device: a shared root buffer, a row offset, a shape and a layout.
+/// Copying a handle shares the memory (like `Kokkos::View` or a NumPy array); `copy()` duplicates.
+/// `auto a = tack::zeros<float>({6, 3}); auto middle = a.rows(2, 4); middle.fill(1.0f);`
+///
+/// @tparam T     element type (scalar, `vec`, `mat`); `const T` gives the read-only handle type
+/// @tparam Rank  number of dimensions (1..8)
+/// @tparam Space a compile-time memory space (Axom), or `dynamic` (decided by the allocator id)
+template <class T, int Rank, memory_space Space>
+class array {
+  static_assert(Rank >= 1 && Rank <= max_rank, "tack::array: Rank must be between 1 and 8");
+  static_assert(element<std::remove_const_t<T>>,
+                "tack::array: the element type must be a scalar (float, double, integers, bool), "
+                "tack::vec<T, N> or tack::mat<T, R, C>");
+
+public:
+  /// The element type without const.
+  using value_type = std::remove_const_t<T>;
+  using element_type = T;
+  /// The component type (`float` for `vec3f`).
+  using scalar_type = scalar_t<value_type>;
+  static constexpr int rank = Rank;
+  static constexpr memory_space space = Space;
+  /// Whether this is the read-only handle type `array<const T, Rank>`.
+  static constexpr bool is_const = std::is_const_v<T>;
+  /// Components per element (1, N or R*C).
+  static constexpr int components_per_element = components_v<value_type>;
+  /// Whether SoA storage is possible (vector and matrix elements).
+  static constexpr bool can_be_soa = !is_scalar_v<value_type>;
+  using const_scalar = std::conditional_t<is_const, const scalar_type, scalar_type>;
+  /// The type of one component array of a SoA array.
+  using component_array = array<const_scalar, Rank, Space>;
+  /// What host element access returns: `T&` for AoS, a proxy for SoA.
+  using aos_kernel_view = tack::view<T, Rank>;
+  using soa_kernel_view =
+      std::conditional_t<can_be_soa, tack::soa_view<std::conditional_t<can_be_soa, T, vec<float, 2>>, Rank>, void>;
+
+  /// An empty, growable rank-`Rank` array on the default device (like `std::vector`).
+  array() { init_root(default_device_for_space(), {}, 0, std::nullopt); }
+
+  array(const array&) = default;
+  array& operator=(const array&) = default;
+  /// Moving leaves the source without storage: any use of it is a `value_error`.
+  array(array&& other) noexcept = default;
+  array& operator=(array&& other) noexcept = default;
+
+  /// `array<const T>` from `array<T>` (the same memory, read-only handle type).
+  template <class U>
+    requires(is_const && std::is_same_v<U, value_type>)
+  array(const array<U, Rank, Space>& other) { *this = other.as_const(); }
+
+  /// A fixed-space array from a dynamic one: checks at run time that the memory is in `Space`
+  /// (`value_error` otherwise), as Axom's conversion does.
+  template <memory_space Other>
+    requires(Space != memory_space::dynamic && Other == memory_space::dynamic)
+  explicit array(const array<T, Rank, Other>& other);
+
+  // ---- metadata ------------------------------------------------------------------------------
+
+  /// The extents. `a.shape()[0]` is the number of rows.
+  std::array<index_t, Rank> shape() const {
+    require_valid("shape");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return comps_.parts[0].shape();
+    }
+    if (view_) return shape_;
+    std::array<index_t, Rank> s{};
+    for (int d = 0; d < Rank; ++d) s[static_cast<std::size_t>(d)] = st_->extents[static_cast<std::size_t>(d)];
+    return s;
+  }
+  /// Extent `d` (0 <= d < Rank).
+  index_t extent(int d) const {
+    if (d < 0 || d >= Rank) {
+      throw index_error("tack::array::extent: dimension " + std::to_string(d) + " of " +
+                        describe() + " does not exist");
+    }
+    return shape()[static_cast<std::size_t>(d)];
+  }
+  /// Number of elements.
+  index_t size() const {
+    index_t n = 1;
+    for (auto e : shape()) n *= e;
+    return n;
+  }
+  /// Whether the array has no elements.
+  bool empty() const { return size() == 0; }
+  /// The runtime element type descriptor (`"vec3(f32)"`).
+  static constexpr tack::dtype dtype() noexcept { return dtype_of<value_type>(); }
+  /// The component type descriptor (`"f32"` for a `vec3f` array).
+  static constexpr tack::dtype scalar_dtype() noexcept { return dtype_of<scalar_type>(); }
+  /// Bytes per component.
+  static constexpr std::size_t scalar_size() noexcept { return sizeof(scalar_type); }
+  /// The shape with the component axes appended: `(n, 3)` for `vec3f`, `(n, 3, 3)` for `mat3f`.
+  auto storage_shape() const {
+    constexpr int extra = is_vec_v<value_type> ? 1 : (is_mat_v<value_type> ? 2 : 0);
+    std::array<index_t, static_cast<std::size_t>(Rank + extra)> s{};
+    auto sh = shape();
+    for (int d = 0; d < Rank; ++d) s[static_cast<std::size_t>(d)] = sh[static_cast<std::size_t>(d)];
+    if constexpr (is_vec_v<value_type>) {
+      s[Rank] = components_v<value_type>;
+    } else if constexpr (is_mat_v<value_type>) {
+      s[Rank] = value_type::rows;
+      s[Rank + 1] = value_type::cols;
+    }
+    return s;
+  }
+  /// The device that holds the memory.
+  tack::device device() const {
+    require_valid("device");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return comps_.parts[0].device();
+    }
+    return st_->buf.device();
+  }
+  /// AoS or SoA.
+  tack::layout layout() const noexcept { return layout_; }
+  /// Bytes of the elements (not the capacity).
+  std::size_t nbytes() const { return static_cast<std::size_t>(size()) * sizeof(value_type); }
+  /// The allocator id (-1 for borrowed memory; the first component's for SoA).
+  allocator_id allocator() const {
+    require_valid("allocator");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return comps_.parts[0].allocator();
+    }
+    return st_->buf.allocator();
+  }
+  /// Whether this handle is a view of another array's memory (rows, reshape, element view).
+  bool is_view() const noexcept {
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return !comps_.parts.empty() && comps_.parts[0].is_view();
+    }
+    return view_;
+  }
+  /// Whether the memory refuses writes (imported read-only, borrowed without `writable`).
+  bool read_only() const {
+    require_valid("read_only");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) {
+        for (auto& c : comps_.parts)
+          if (c.read_only()) return true;
+        return false;
+      }
+    }
+    return st_->buf.read_only();
+  }
+  /// The write version of the root allocation, shared by the root and all its views: it changes
+  /// whenever anything writes through any of them. For SoA, the sum of the components' versions.
+  std::uint64_t version() const {
+    require_valid("version");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) {
+        std::uint64_t v = 0;
+        for (auto& c : comps_.parts) v += c.version();
+        return v;
+      }
+    }
+    return st_->buf.version();
+  }
+  /// Marks the memory as written (kernels and host writes call this; users rarely need to).
+  void bump_version() const {
+    require_valid("bump_version");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) {
+        for (auto& c : comps_.parts) c.bump_version();
+        return;
+      }
+    }
+    st_->buf.bump_version();
+  }
+  /// The component arrays of a SoA array (empty for AoS). `auto x = pos.components()[0];`
+  std::vector<component_array> components() const {
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return comps_.parts;
+    }
+    return {};
+  }
+  /// Whether the handle has storage (false after a move).
+  bool valid() const noexcept {
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return !comps_.parts.empty();
+    }
+    return static_cast<bool>(st_);
+  }
+  /// Whether host code may read and write the memory directly.
+  bool host_accessible() const {
+    require_valid("host_accessible");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return comps_.parts[0].host_accessible();
+    }
+    return st_->buf.host_accessible();
+  }
+
+  /// `array<vec3(f32), 1> shape (100) on cuda:0, view of rows [2, 4) of 6`: how errors name arrays.
+  std::string describe() const {
+    std::string s = "array<" + std::string(dtype().name()) + ", " + std::to_string(Rank) + ">";
+    if (!valid()) return s + " (moved from: no storage)";
+    s += " shape " + shape_string(shape()) + " on " + device().str();
+    if (layout_ == tack::layout::soa) s += ", soa";
+    if (is_view()) s += ", " + view_description();
+    if (read_only()) s += ", read-only";
+    return s;
+  }
+
+  // ---- host element access -------------------------------------------------------------------
+
+  /// Element `(i, j, …)` (exactly `Rank` indices) of host-accessible memory; index_error when out
+  /// of range, device_error for device memory, read_only_error for writes through a read-only
+  /// array (read it through `as_const()`). `a(1, 2) = 5.0f;`
+  template <std::integral... I>
+    requires(sizeof...(I) == Rank)
+  decltype(auto) operator()(I... idx) const {
+    const std::array<index_t, Rank> ix{static_cast<index_t>(idx)...};
+    auto sh = shape();
+    index_t flat = 0;
+    for (int d = 0; d < Rank; ++d) {
+      const auto du = static_cast<std::size_t>(d);
+      if (ix[du] < 0 || ix[du] >= sh[du]) {
+        throw index_error("tack::array::operator(): index " + std::to_string(ix[du]) +
+                          " out of range for dimension " + std::to_string(d) + " (extent " +
+                          std::to_string(sh[du]) + ") of " + describe());
+      }
+      flat = flat * sh[du] + ix[du];
+    }
+    return element_at(flat, "operator()");
+  }
+  /// Element `k` of the flat (row-major) element sequence; `a[tack::slice(i, j)]` is a row view.
+  decltype(auto) operator[](index_t k) const {
+    const index_t n = size();
+    if (k < 0 || k >= n) {
+      throw index_error("tack::array::operator[]: index " + std::to_string(k) +
+                        " out of range for " + std::to_string(n) + " elements of " + describe());
+    }
+    return element_at(k, "operator[]");
+  }
+  /// Rows of the first dimension as a view (Python bounds; step 1 only).
+  array operator[](const slice& s) const { return slice_rows(s, "operator[]"); }
+
+  /// The first element (AoS, host or device memory). `float* p = a.data();`
+  T* data() const {
+    require_aos("data");
+    if constexpr (!is_const) require_writable("data");
+    return element_pointer("data");
+  }
+
+  /// Begin/end iterators over a rank-1 AoS array in host memory.
+  T* begin() const
+    requires(Rank == 1)
+  {
+    require_host("begin");
+    return data();
+  }
+  T* end() const
+    requires(Rank == 1)
+  {
+    return begin() + size();
+  }
+
+  // ---- views ---------------------------------------------------------------------------------
+
+  /// Rows `i` to `j` of the first dimension over the same memory (Python bounds: negative from the
+  /// end, clamped). A view of a view is a view of the root, and keeps the root alive.
+  /// `auto middle = a.rows(2, 4);`
+  array rows(index_t i, index_t j) const { return slice_rows(slice(i, j), "rows"); }
+
+  /// The same memory under another shape (sizes must match); a view. `auto m = a.reshape({2, 3});`
+  template <int NewRank>
+  array<T, NewRank, Space> reshape(const index_t (&extents)[NewRank]) const {
+    return reshape(tack::shape<NewRank>(std::to_array(extents)));
+  }
+  template <int NewRank>
+  array<T, NewRank, Space> reshape(const tack::shape<NewRank>& new_shape) const;
+
+  /// A scalar array whose trailing extent(s) match `U`'s components, viewed as an array of `U`:
+  /// an `(n, 3)` float array as `n` `vec3f`. `auto v = pts.as_elements<tack::vec3f>();`
+  template <class U>
+  auto as_elements() const;
+  /// The reverse of `as_elements`: a `vec3f` array of shape `(n)` as floats of shape `(n, 3)`.
+  auto as_scalars() const;
+
+  /// The same memory through the read-only handle type `array<const T, Rank>`.
+  array<const value_type, Rank, Space> as_const() const;
+
+  /// The kernel view of an AoS array (pointer + extents; trivially copyable; a snapshot that
+  /// growth of the root invalidates). `auto v = a.view(); v[i] = 1;`
+  aos_kernel_view view() const {
+    require_aos("view");
+    if constexpr (!is_const) require_writable("view");
+    return make_aos_view();
+  }
+  /// The kernel view of a SoA array (one pointer per component).
+  auto soa_view() const
+    requires(can_be_soa)
+  {
+    require_valid("soa_view");
+    if (layout_ != tack::layout::soa) {
+      throw value_error("tack::array::soa_view: " + describe() +
+                        " is interleaved (aos); use view(), or copy({.layout = tack::layout::soa})");
+    }
+    if constexpr (!is_const) require_writable("soa_view");
+    return make_soa_view();
+  }
+
+  /// Kernel-form protocol (core/kernel_form.hpp): calls `f(view())` or `f(soa_view())` by layout.
+  template <class F>
+  decltype(auto) visit_kernel_form(F&& f) const {
+    require_valid("launch");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return std::forward<F>(f)(make_soa_view());
+    }
+    return std::forward<F>(f)(make_aos_view());
+  }
+  /// Kernel-form protocol: this array is the one array it holds.
+  template <class G>
+  void for_each_array(G&& g) const {
+    g(*this);
+  }
+
+  // ---- host values ---------------------------------------------------------------------------
+
+  /// A host snapshot of the elements in row-major order (like NumPy's `numpy()`): for vector and
+  /// matrix elements the components follow each other, whatever the layout.
+  std::vector<value_type> to_vector() const;
+  /// Starts the copy of `to_vector()`; `get()` waits. On the CPU it is complete at once.
+  detail::pending_vector<value_type> to_vector_async() const {
+    return detail::pending_vector<value_type>(to_vector());
+  }
+
+  // ---- copies --------------------------------------------------------------------------------
+
+  /// Independent storage with the same values: same device, layout and allocator unless `opts`
+  /// names others. `auto b = a.copy({.layout = tack::layout::soa});`
+  array<value_type, Rank, Space> copy(const options& opts = {}) const;
+  /// The array itself when its memory is usable on `d`, else a copy on `d`.
+  array to_device(tack::device d) const;
+  /// A copy with another element type: a scalar `U` keeps vector/matrix dimensions and changes the
+  /// precision (`vec3f` → `vec3d` for `U = double`); an element `U` must have as many components.
+  template <class U>
+  auto astype() const;
+  /// Sets every element to `value`. `a.fill(tack::vec3f{1, 0, 0});`
+  void fill(const value_type& value) const
+    requires(!is_const);
+
+  /// A root hands out its allocation: pointer, bytes, device, and a token that keeps it alive.
+  struct exported_memory {
+    void* data;
+    std::size_t nbytes;
+    tack::device device;
+    allocator_id allocator;
+    std::shared_ptr<void> keep_alive;
+  };
+  /// Refused on a view (it has no allocation of its own: export the root, or a copy) and on SoA.
+  exported_memory export_memory() const;
+
+  // ---- growth (Axom's Array) -----------------------------------------------------------------
+
+  /// Rows the allocation can hold without reallocating.
+  index_t capacity() const;
+  /// The growth ratio (default 2.0).
+  double resize_ratio() const {
+    require_valid("resize_ratio");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return comps_.parts[0].resize_ratio();
+    }
+    return st_->resize_ratio;
+  }
+  /// Sets the growth ratio; `r < 1` (or not finite) is a `value_error`.
+  void set_resize_ratio(double r) const;
+  /// Appends one element (rank 1). `a.push_back(4);`
+  void push_back(const value_type& v) const
+    requires(Rank == 1 && !is_const)
+  {
+    insert_rows(size(), 1, &v, 1, "push_back");
+  }
+  /// Constructs one element from `args` at the end (rank 1).
+  template <class... Args>
+  void emplace_back(Args&&... args) const
+    requires(Rank == 1 && !is_const)
+  {
+    const value_type v(std::forward<Args>(args)...);
+    insert_rows(size(), 1, &v, 1, "emplace_back");
+  }
+  /// Inserts `value` before position `pos` (rank 1). `a.insert(2, 6);`
+  void insert(index_t pos, const value_type& value) const
+    requires(Rank == 1 && !is_const)
+  {
+    insert_rows(pos, 1, &value, 1, "insert");
+  }
+  /// Inserts `count` copies of `value` before `pos` (rank 1).
+  void insert(index_t pos, index_t count, const value_type& value) const
+    requires(Rank == 1 && !is_const)
+  {
+    if (count < 0) {
+      throw value_error("tack::array::insert: count " + std::to_string(count) +
+                        " is negative for " + describe());
+    }
+    insert_rows(pos, count, &value, 1, "insert");
+  }
+  /// Inserts elements before row `pos`; for rank > 1 the values are whole rows along the first
+  /// dimension (their count must be a multiple of the row size).
+  void insert(index_t pos, std::span<const value_type> values) const
+    requires(!is_const)
+  {
+    insert_values(pos, values, "insert");
+  }
+  void insert(index_t pos, std::initializer_list<value_type> values) const
+    requires(!is_const)
+  {
+    insert_values(pos, std::span<const value_type>(values.begin(), values.size()), "insert");
+  }
+  /// Appends elements (rank > 1: whole rows). `a.append({1, 2, 3});`
+  void append(std::span<const value_type> values) const
+    requires(!is_const)
+  {
+    insert_values(extent(0), values, "append");
+  }
+  void append(std::initializer_list<value_type> values) const
+    requires(!is_const)
+  {
+    append(std::span<const value_type>(values.begin(), values.size()));
+  }
+  /// Appends the elements of another array (same trailing shape), from any device or layout.
+  template <class U, memory_space S2>
+  void append(const array<U, Rank, S2>& other) const
+    requires(!is_const && std::is_same_v<std::remove_const_t<U>, value_type>)
+  {
+    auto values = other.to_vector();
+    insert_values(extent(0), std::span<const value_type>(values), "append");
+  }
+  /// Removes row `pos`.
+  void erase(index_t pos) const
+    requires(!is_const)
+  {
+    erase_rows(pos, pos + 1, "erase");
+  }
+  /// Removes rows `[first, last)`.
+  void erase(index_t first, index_t last) const
+    requires(!is_const)
+  {
+    erase_rows(first, last, "erase");
+  }
+  /// Sets the number of rows to `n`; new rows are value-initialized (zero) or `value`.
+  void resize(index_t n) const
+    requires(!is_const)
+  {
+    resize_rows(n, value_type{}, "resize");
+  }
+  void resize(index_t n, const value_type& value) const
+    requires(!is_const)
+  {
+    resize_rows(n, value, "resize");
+  }
+  /// Makes room for `n` rows without changing the size (never shrinks).
+  void reserve(index_t n) const
+    requires(!is_const);
+  /// Returns unused capacity (capacity becomes the size).
+  void shrink() const
+    requires(!is_const);
+  /// Removes every row; keeps the capacity.
+  void clear() const
+    requires(!is_const)
+  {
+    if (size() == 0 && extent(0) == 0) {
+      require_growable("clear");
+      return;
+    }
+    erase_rows(0, extent(0), "clear");
+  }
+
+private:
+  template <class, int, memory_space>
+  friend class array;
+  friend struct detail::array_access;
+
+  std::shared_ptr<detail::storage> st_;       // AoS: the root's shared state (null for SoA)
+  std::size_t offset_ = 0;                    // bytes from the root's first byte (views)
+  std::array<index_t, Rank> shape_{};         // a view's own shape (roots read the storage)
+  bool view_ = false;
+  tack::layout layout_ = tack::layout::aos;
+  [[no_unique_address]] detail::soa_components<T, Rank, Space, can_be_soa> comps_;
+
+  struct uninitialized_tag {};
+  explicit array(uninitialized_tag) {}
+
+  static tack::device default_device_for_space() {
+    if constexpr (Space == memory_space::device || Space == memory_space::unified) {
+      return cuda(0);
+    } else if constexpr (Space == memory_space::host || Space == memory_space::pinned) {
+      return cpu();
+    } else {
+      return default_device();
+    }
+  }
+  static allocator_id allocator_for(tack::device d, std::optional<allocator_id> requested) {
+    if (requested) return *requested;
+    if constexpr (Space != memory_space::dynamic) return get_allocator(Space, d);
+    return default_allocator(d);
+  }
+
+  // Allocates root storage for `s` (+ `extra_rows` capacity); contents uninitialized.
+  void init_root(tack::device d, std::array<index_t, Rank> s, index_t extra_rows,
+                 std::optional<allocator_id> alloc) {
+    for (int dd = 0; dd < Rank; ++dd) {
+      if (s[static_cast<std::size_t>(dd)] < 0) {
+        throw value_error("tack::array: extent " + std::to_string(s[static_cast<std::size_t>(dd)]) +
+                          " of dimension " + std::to_string(dd) + " in shape " + shape_string(s) +
+                          " is negative");
+      }
+    }
+    if (extra_rows < 0) {
+      throw value_error("tack::array: capacity " + std::to_string(extra_rows) + " is negative");
+    }
+    auto st = std::make_shared<detail::storage>();
+    st->rank = Rank;
+    st->element_bytes = sizeof(value_type);
+    for (int dd = 0; dd < Rank; ++dd) st->extents[static_cast<std::size_t>(dd)] = s[static_cast<std::size_t>(dd)];
+    const index_t cap_rows = std::max(s[0], extra_rows);
+    const std::size_t bytes = static_cast<std::size_t>(cap_rows) * st->row_bytes();
+    const allocator_id id = allocator_for(d, alloc);
+    check_space(id, "allocate");
+    st->buf = buffer::allocate_with(id, bytes);
+    st_ = std::move(st);
+  }
+
+  static void check_space(allocator_id id, const char* op) {
+    if constexpr (Space != memory_space::dynamic) {
+      auto sp = allocator_from_id(id).space();
+      if (sp != Space) {
+        throw value_error(std::string("tack::array<") + std::string(dtype().name()) + ", " +
+                          std::to_string(Rank) + ", " + std::string(to_string(Space)) + ">::" + op +
+                          ": allocator " + std::to_string(id) + " gives " +
+                          std::string(to_string(sp)) + " memory");
+      }
+    } else {
+      (void)id;
+      (void)op;
+    }
+  }
+
+  void require_valid(const char* op) const {
+    if (!valid()) {
+      throw value_error(std::string("tack::array::") + op + ": array<" + std::string(dtype().name()) +
+                        ", " + std::to_string(Rank) +
+                        "> has no storage (it was moved from); assign an array to it first");
+    }
+  }
+  void require_aos(const char* op) const {
+    require_valid(op);
+    if (layout_ == tack::layout::soa) {
+      throw value_error(std::string("tack::array::") + op + ": " + describe() +
+                        " is structure-of-arrays and has no single pointer; use components(), "
+                        "soa_view(), or copy({.layout = tack::layout::aos})");
+    }
+  }
+  void require_host(const char* op) const {
+    if (!host_accessible()) {
+      throw device_error(std::string("tack::array::") + op + ": " + describe() +
+                         " is in device memory, which host code cannot touch; use to_vector() or "
+                         "to_device(tack::cpu())");
+    }
+  }
+  void require_writable(const char* op) const {
+    if (read_only()) {
+      throw read_only_error(std::string("tack::array::") + op + ": " + describe() +
+                            " is read-only; read it through as_const(), or copy() it to write");
+    }
+  }
+  void require_growable(const char* op) const {
+    require_valid(op);
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) {
+        if (is_view()) refuse_growth(op, "it is a view");
+        for (auto& c : comps_.parts) c.require_growable(op);
+        return;
+      }
+    }
+    if (view_) refuse_growth(op, "it is a view (" + view_description() + "); grow the root");
+    if (!st_->growable) refuse_growth(op, "its memory is borrowed");
+    if (st_->buf.read_only()) {
+      throw read_only_error(std::string("tack::array::") + op + ": " + describe() +
+                            " is read-only and cannot grow");
+    }
+  }
+  [[noreturn]] void refuse_growth(const char* op, const std::string& why) const {
+    throw value_error(std::string("tack::array::") + op + ": " + describe() + " cannot grow: " + why);
+  }
+
+  std::size_t row_elements() const {
+    auto s = shape();
+    std::size_t n = 1;
+    for (int d = 1; d < Rank; ++d) n *= static_cast<std::size_t>(s[static_cast<std::size_t>(d)]);
+    return n;
+  }
+
+  std::string view_description() const {
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) return comps_.parts[0].view_description();
+    }
+    const std::size_t rb = st_->row_bytes();
+    const auto root_rows = st_->extents[0];
+    const std::size_t my_bytes = static_cast<std::size_t>(size()) * sizeof(value_type);
+    if (rb && offset_ % rb == 0 && my_bytes % rb == 0) {
+      const auto first = static_cast<index_t>(offset_ / rb);
+      const auto count = static_cast<index_t>(my_bytes / rb);
+      return "view of rows [" + std::to_string(first) + ", " + std::to_string(first + count) +
+             ") of " + std::to_string(root_rows);
+    }
+    return "view at byte " + std::to_string(offset_) + " of a root with " +
+           std::to_string(root_rows) + " rows";
+  }
+
+  // Where this handle's elements start; a view whose bytes a shrink removed is an index_error.
+  T* element_pointer(const char* op) const {
+    require_aos(op);
+    if (view_) {
+      const std::size_t need = offset_ + static_cast<std::size_t>(size()) * sizeof(value_type);
+      if (need > st_->used_bytes() && size() > 0) {
+        throw index_error(std::string("tack::array::") + op + ": " + describe() +
+                          " no longer exists: its root now has " + std::to_string(st_->extents[0]) +
+                          " rows");
+      }
+    }
+    return reinterpret_cast<T*>(static_cast<unsigned char*>(st_->buf.data()) + offset_);
+  }
+
+  // Row bookkeeping for kernel-view bounds messages.
+  index_t root_row_offset() const {
+    const std::size_t rb = st_->row_bytes();
+    return rb ? static_cast<index_t>(offset_ / rb) : 0;
+  }
+
+  aos_kernel_view make_aos_view() const {
+    T* p = element_pointer("view");
+    auto s = shape();
+    if (view_) return aos_kernel_view(p, s, root_row_offset(), st_->extents[0]);
+    return aos_kernel_view(p, s);
+  }
+  auto make_soa_view() const
+    requires(can_be_soa)
+  {
+    using sv = soa_kernel_view;
+    std::array<const_scalar*, static_cast<std::size_t>(components_per_element)> ptrs{};
+    for (int c = 0; c < components_per_element; ++c) {
+      ptrs[static_cast<std::size_t>(c)] = comps_.parts[static_cast<std::size_t>(c)].element_pointer("soa_view");
+    }
+    const auto& first = comps_.parts[0];
+    if (first.view_) return sv(ptrs, shape(), first.root_row_offset(), first.st_->extents[0]);
+    return sv(ptrs, shape());
+  }
+
+  decltype(auto) element_at(index_t k, const char* op) const {
+    require_host(op);
+    if constexpr (!is_const) {
+      require_writable(op);
+      bump_version();  // a mutable reference may be written through
+    }
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) {
+        throw value_error(std::string("tack::array::") + op + ": " + describe() +
+                          " is structure-of-arrays; host element access goes through soa_view()[i] "
+                          "or components()");
+      }
+    }
+    return element_pointer(op)[k];
+  }
+
+  array slice_rows(const slice& s, const char* op) const;
+
+  void insert_rows(index_t pos, index_t count, const value_type* values, std::size_t nvalues,
+                   const char* op) const;
+  void insert_values(index_t pos, std::span<const value_type> values, const char* op) const;
+  void erase_rows(index_t first, index_t last, const char* op) const;
+  void resize_rows(index_t n, const value_type& value, const char* op) const;
+  void grow_to(index_t needed_rows, const char* op) const;
+};
+
+/// Axom's multi-component array: `tack::mc_array<float>` is `array<float, 2>`.
+template <class T>
+using mc_array = array<T, 2>;
+
+}  // namespace tack
+
+#include <tack/array/array_impl.hpp>

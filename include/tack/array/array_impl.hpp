@@ -1,0 +1,686 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file Out-of-class members of `tack::array` (included at the end of array.hpp).
+
+#include <tack/array/array.hpp>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace tack {
+namespace detail {
+
+/// The rebinding `astype<U>` performs: a scalar `U` keeps vector/matrix dimensions.
+template <class U, class T>
+struct astype_result {
+  using type = U;
+};
+template <class U, class S, int N>
+  requires is_scalar_v<U>
+struct astype_result<U, vec<S, N>> {
+  using type = vec<U, N>;
+};
+template <class U, class S, int R, int C>
+  requires is_scalar_v<U>
+struct astype_result<U, mat<S, R, C>> {
+  using type = mat<U, R, C>;
+};
+
+template <std::size_t N>
+bool any_elements(const std::array<index_t, N>& s) {
+  index_t n = 1;
+  for (auto e : s) n *= e;
+  return n > 0;
+}
+
+/// How factories, SoA assembly and interop build arrays (not public).
+struct array_access {
+  template <class A>
+  static A uninitialized() {
+    return A(typename A::uninitialized_tag{});
+  }
+
+  /// A new root with `shape` (+ `capacity` rows reserved), uninitialized, in `opts.layout`.
+  template <class T, int R, memory_space S>
+  static array<T, R, S> allocate(const std::array<index_t, R>& shape, const options& opts,
+                                 tack::device fallback_device) {
+    using A = array<T, R, S>;
+    using V = typename A::value_type;
+    const tack::device d = opts.device.value_or(fallback_device);
+    const tack::layout l = opts.layout.value_or(tack::layout::aos);
+    if (l == tack::layout::soa) {
+      if constexpr (A::can_be_soa) {
+        A a = uninitialized<A>();
+        a.layout_ = tack::layout::soa;
+        options component_opts = opts;
+        component_opts.layout = tack::layout::aos;
+        for (int c = 0; c < A::components_per_element; ++c) {
+          a.comps_.parts.push_back(
+              allocate<typename A::const_scalar, R, S>(shape, component_opts, fallback_device));
+        }
+        return a;
+      } else {
+        throw value_error("tack: layout soa needs vector or matrix elements, not " +
+                          std::string(dtype_of<V>().name()) +
+                          "; scalar arrays are always aos");
+      }
+    }
+    A a = uninitialized<A>();
+    a.init_root(d, shape, opts.capacity, opts.allocator);
+    return a;
+  }
+
+  /// A root over borrowed memory.
+  template <class T, int R, memory_space S>
+  static array<T, R, S> borrow(std::remove_const_t<T>* ptr, const std::array<index_t, R>& shape,
+                               tack::device d, bool read_only, std::shared_ptr<void> owner,
+                               bool host_ok) {
+    using A = array<T, R, S>;
+    for (int dd = 0; dd < R; ++dd) {
+      if (shape[static_cast<std::size_t>(dd)] < 0) {
+        throw value_error("tack::from_ptr: extent " + std::to_string(shape[static_cast<std::size_t>(dd)]) +
+                          " of dimension " + std::to_string(dd) + " in shape " + shape_string(shape) +
+                          " is negative");
+      }
+    }
+    if (!ptr && any_elements(shape)) {
+      throw value_error("tack::from_ptr: null pointer for shape " + shape_string(shape));
+    }
+    A a = uninitialized<A>();
+    auto st = std::make_shared<storage>();
+    st->rank = R;
+    st->element_bytes = sizeof(typename A::value_type);
+    for (int dd = 0; dd < R; ++dd) st->extents[static_cast<std::size_t>(dd)] = shape[static_cast<std::size_t>(dd)];
+    st->growable = false;
+    st->buf = buffer::borrow(ptr, st->used_bytes(), d, read_only, std::move(owner), host_ok);
+    a.st_ = std::move(st);
+    return a;
+  }
+
+  /// A SoA array from component arrays (checked by the caller).
+  template <class T, int R, memory_space S>
+  static array<T, R, S> from_components(std::vector<typename array<T, R, S>::component_array> parts) {
+    using A = array<T, R, S>;
+    A a = uninitialized<A>();
+    a.layout_ = tack::layout::soa;
+    a.comps_.parts = std::move(parts);
+    return a;
+  }
+
+  /// The byte range `[first, last)` an AoS handle covers (for overlap checks).
+  template <class A>
+  static std::pair<std::uintptr_t, std::uintptr_t> byte_range(const A& a) {
+    auto first = reinterpret_cast<std::uintptr_t>(a.element_pointer("byte_range"));
+    return {first, first + a.nbytes()};
+  }
+
+  template <class A>
+  static const std::shared_ptr<storage>& storage_of(const A& a) {
+    return a.st_;
+  }
+};
+
+/// Element-by-element copy between arrays of one value type and any layouts (host memory).
+template <class D, class Src>
+void copy_elements_host(const D& dst_view, const Src& src_view, index_t n) {
+  for (index_t i = 0; i < n; ++i) dst_view[i] = static_cast<typename D::value_type>(src_view[i]);
+}
+
+}  // namespace detail
+
+// ---- conversions ---------------------------------------------------------------------------------
+
+template <class T, int Rank, memory_space Space>
+template <memory_space Other>
+  requires(Space != memory_space::dynamic && Other == memory_space::dynamic)
+array<T, Rank, Space>::array(const array<T, Rank, Other>& other) {
+  other.require_valid("conversion");
+  auto check = [&](const auto& a) {
+    const allocator_id id = a.allocator();
+    const bool ok = id >= 0 ? allocator_from_id(id).space() == Space
+                            : (host_accessible(Space) == a.host_accessible());
+    if (!ok) {
+      throw value_error("tack::array: cannot view " + other.describe() + " as memory space " +
+                        std::string(to_string(Space)) + ": its memory is " +
+                        (id >= 0 ? std::string(to_string(allocator_from_id(id).space()))
+                                 : std::string("borrowed")));
+    }
+  };
+  if constexpr (can_be_soa) {
+    if (other.layout_ == tack::layout::soa) {
+      layout_ = tack::layout::soa;
+      for (auto& c : other.comps_.parts) {
+        check(c);
+        comps_.parts.push_back(component_array(c));
+      }
+      return;
+    }
+  }
+  check(other);
+  st_ = other.st_;
+  offset_ = other.offset_;
+  shape_ = other.shape_;
+  view_ = other.view_;
+}
+
+template <class T, int Rank, memory_space Space>
+array<const typename array<T, Rank, Space>::value_type, Rank, Space>
+array<T, Rank, Space>::as_const() const {
+  require_valid("as_const");
+  using C = array<const value_type, Rank, Space>;
+  C c = detail::array_access::uninitialized<C>();
+  c.layout_ = layout_;
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (auto& p : comps_.parts) c.comps_.parts.push_back(p.as_const());
+      return c;
+    }
+  }
+  c.st_ = st_;
+  c.offset_ = offset_;
+  c.shape_ = shape_;
+  c.view_ = view_;
+  return c;
+}
+
+// ---- views ---------------------------------------------------------------------------------------
+
+template <class T, int Rank, memory_space Space>
+array<T, Rank, Space> array<T, Rank, Space>::slice_rows(const slice& s, const char* op) const {
+  require_valid(op);
+  if (s.step != 1) {
+    throw value_error(std::string("tack::array::") + op + ": step " + std::to_string(s.step) +
+                      " on " + describe() +
+                      ": a row view is one contiguous stretch; use tack::arrays::strided(a, " +
+                      std::to_string(s.step) + ") to read every " + std::to_string(s.step) +
+                      "th element without copying");
+  }
+  const auto sh = shape();
+  const auto b = s.resolve(sh[0]);
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      array out = detail::array_access::uninitialized<array>();
+      out.layout_ = tack::layout::soa;
+      for (auto& c : comps_.parts) out.comps_.parts.push_back(c.slice_rows(s, op));
+      return out;
+    }
+  }
+  (void)element_pointer(op);  // a view whose rows are gone is refused here
+  if (b.first == b.last) {
+    // An empty range gives a new empty array (same trailing shape, device and allocator).
+    auto empty_shape = sh;
+    empty_shape[0] = 0;
+    options o;
+    o.device = device();
+    if (allocator() >= 0) o.allocator = allocator();
+    return detail::array_access::allocate<T, Rank, Space>(empty_shape, o, device());
+  }
+  array out = *this;
+  out.view_ = true;
+  out.offset_ = offset_ + static_cast<std::size_t>(b.first) * row_elements() * sizeof(value_type);
+  out.shape_ = sh;
+  out.shape_[0] = b.last - b.first;
+  return out;
+}
+
+template <class T, int Rank, memory_space Space>
+template <int NewRank>
+array<T, NewRank, Space> array<T, Rank, Space>::reshape(const tack::shape<NewRank>& new_shape) const {
+  require_valid("reshape");
+  for (int d = 0; d < NewRank; ++d) {
+    if (new_shape[d] < 0) {
+      throw value_error("tack::array::reshape: extent " + std::to_string(new_shape[d]) +
+                        " in shape " + shape_string(new_shape.extents) + " is negative");
+    }
+  }
+  if (new_shape.size() != size()) {
+    throw value_error("tack::array::reshape: cannot view " + describe() + " (" +
+                      std::to_string(size()) + " elements) as shape " +
+                      shape_string(new_shape.extents) + " (" + std::to_string(new_shape.size()) +
+                      " elements)");
+  }
+  using R = array<T, NewRank, Space>;
+  R out = detail::array_access::uninitialized<R>();
+  out.layout_ = layout_;
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (auto& c : comps_.parts) out.comps_.parts.push_back(c.reshape(new_shape));
+      return out;
+    }
+  }
+  (void)element_pointer("reshape");
+  out.st_ = st_;
+  out.offset_ = offset_;
+  out.view_ = true;
+  out.shape_ = new_shape.extents;
+  return out;
+}
+
+template <class T, int Rank, memory_space Space>
+template <class U>
+auto array<T, Rank, Space>::as_elements() const {
+  static_assert(is_scalar_v<value_type>,
+                "tack::array::as_elements: the array must have scalar elements; use as_scalars() "
+                "first to view vector or matrix elements as scalars");
+  static_assert(!is_scalar_v<U> && std::is_same_v<scalar_t<U>, value_type>,
+                "tack::array::as_elements<U>: U must be a tack::vec or tack::mat of the array's "
+                "scalar type (as_elements<tack::vec3f>() on a float array)");
+  constexpr int consumed = is_vec_v<U> ? 1 : 2;
+  static_assert(Rank > consumed,
+                "tack::array::as_elements: the array needs the component extents after at least "
+                "one element dimension: (n, 3) for vec3, (n, 3, 3) for mat3");
+  constexpr int NewRank = Rank - consumed;
+  using E = std::conditional_t<is_const, const U, U>;
+  using R = array<E, NewRank, Space>;
+  require_aos("as_elements");
+  const auto sh = shape();
+  bool ok;
+  if constexpr (is_vec_v<U>) {
+    ok = sh[Rank - 1] == components_v<U>;
+  } else {
+    ok = sh[Rank - 2] == U::rows && sh[Rank - 1] == U::cols;
+  }
+  if (!ok) {
+    throw value_error("tack::array::as_elements: the trailing extents of " + describe() +
+                      " do not match " + std::string(dtype_of<U>().name()) + " (" +
+                      (is_vec_v<U> ? std::to_string(components_v<U>)
+                                   : std::to_string(U::rows) + ", " + std::to_string(U::cols)) +
+                      ")");
+  }
+  (void)element_pointer("as_elements");
+  R out = detail::array_access::uninitialized<R>();
+  out.st_ = st_;
+  out.offset_ = offset_;
+  out.view_ = true;
+  for (int d = 0; d < NewRank; ++d) out.shape_[static_cast<std::size_t>(d)] = sh[static_cast<std::size_t>(d)];
+  return out;
+}
+
+template <class T, int Rank, memory_space Space>
+auto array<T, Rank, Space>::as_scalars() const {
+  static_assert(!is_scalar_v<value_type>,
+                "tack::array::as_scalars: the elements are already scalars");
+  constexpr int extra = is_vec_v<value_type> ? 1 : 2;
+  constexpr int NewRank = Rank + extra;
+  static_assert(NewRank <= max_rank, "tack::array::as_scalars: the result would exceed rank 8");
+  using R = array<const_scalar, NewRank, Space>;
+  require_aos("as_scalars");
+  (void)element_pointer("as_scalars");
+  R out = detail::array_access::uninitialized<R>();
+  out.st_ = st_;
+  out.offset_ = offset_;
+  out.view_ = true;
+  auto s = storage_shape();
+  for (int d = 0; d < NewRank; ++d) out.shape_[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d)];
+  return out;
+}
+
+// ---- host values and copies ----------------------------------------------------------------------
+
+template <class T, int Rank, memory_space Space>
+std::vector<typename array<T, Rank, Space>::value_type> array<T, Rank, Space>::to_vector() const {
+  require_valid("to_vector");
+  const index_t n = size();
+  std::vector<value_type> out(static_cast<std::size_t>(n));
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (int c = 0; c < components_per_element; ++c) {
+        auto part = comps_.parts[static_cast<std::size_t>(c)].to_vector();
+        for (index_t i = 0; i < n; ++i) {
+          detail::set_component(out[static_cast<std::size_t>(i)], c, part[static_cast<std::size_t>(i)]);
+        }
+      }
+      return out;
+    }
+  }
+  detail::copy_bytes(out.data(), true, element_pointer("to_vector"), host_accessible(), nbytes());
+  return out;
+}
+
+namespace detail {
+/// Copies `src` into `dst` (same value type, same size, any layouts and devices); the one path
+/// under copy(), to_device() and copyto() between arrays.
+template <class D, class S>
+void copy_array(const D& dst, const S& src) {
+  using V = typename D::value_type;
+  static_assert(std::is_same_v<V, typename S::value_type>);
+  if (dst.layout() == tack::layout::aos && src.layout() == tack::layout::aos) {
+    copy_bytes(reinterpret_cast<void*>(array_access::byte_range(dst).first), dst.host_accessible(),
+               reinterpret_cast<const void*>(array_access::byte_range(src).first),
+               src.host_accessible(), dst.nbytes());
+  } else if constexpr (D::can_be_soa) {
+    if (dst.layout() == tack::layout::soa && src.layout() == tack::layout::soa) {
+      auto dc = dst.components();
+      auto sc = src.components();
+      for (std::size_t c = 0; c < dc.size(); ++c) copy_array(dc[c], sc[c]);
+    } else if (dst.host_accessible() && src.host_accessible()) {
+      // Between layouts: element by element (one pass, no temporary).
+      src.as_const().visit_kernel_form([&](auto sv) {
+        dst.visit_kernel_form([&](auto dv) { copy_elements_host(dv, sv, dst.size()); });
+      });
+    } else {
+      // Device memory across layouts goes through a host staging copy until a device kernel
+      // does it (the CUDA backend adds one).
+      auto values = src.to_vector();
+      for (int c = 0; c < D::components_per_element; ++c) {
+        if (dst.layout() == tack::layout::soa) {
+          std::vector<typename D::scalar_type> part(values.size());
+          for (std::size_t i = 0; i < values.size(); ++i)
+            part[i] = component_of<typename D::scalar_type>(values[i], c);
+          auto comp = dst.components()[static_cast<std::size_t>(c)];
+          copy_bytes(reinterpret_cast<void*>(array_access::byte_range(comp).first),
+                     comp.host_accessible(), part.data(), true, part.size() * sizeof(part[0]));
+        }
+      }
+      if (dst.layout() == tack::layout::aos) {
+        copy_bytes(reinterpret_cast<void*>(array_access::byte_range(dst).first),
+                   dst.host_accessible(), values.data(), true, dst.nbytes());
+      }
+    }
+  }
+  dst.bump_version();
+}
+}  // namespace detail
+
+template <class T, int Rank, memory_space Space>
+array<typename array<T, Rank, Space>::value_type, Rank, Space>
+array<T, Rank, Space>::copy(const options& opts) const {
+  require_valid("copy");
+  options o = opts;
+  const tack::device d = opts.device.value_or(device());
+  if (!o.layout) o.layout = layout_;
+  if (!o.allocator && d == device() && allocator() >= 0) o.allocator = allocator();
+  o.device = d;
+  using R = array<value_type, Rank, Space>;
+  R out = detail::array_access::allocate<value_type, Rank, Space>(shape(), o, d);
+  detail::copy_array(out, as_const());
+  return out;
+}
+
+template <class T, int Rank, memory_space Space>
+array<T, Rank, Space> array<T, Rank, Space>::to_device(tack::device d) const {
+  require_valid("to_device");
+  if (d == device()) return *this;
+  const allocator_id id = allocator();
+  if (id >= 0 && allocator_from_id(id).space() == memory_space::unified) return *this;
+  if (d.is_cpu() && host_accessible() && device().is_cpu()) return *this;
+  return array(copy({.device = d}));
+}
+
+template <class T, int Rank, memory_space Space>
+template <class U>
+auto array<T, Rank, Space>::astype() const {
+  using R = typename detail::astype_result<U, value_type>::type;
+  static_assert(element<R>, "tack::array::astype<U>: U must be a scalar, tack::vec or tack::mat");
+  static_assert(components_v<R> == components_v<value_type>,
+                "tack::array::astype<U>: an element type U must have as many components as the "
+                "array's elements; pass a scalar U to change only the precision");
+  using Out = array<R, Rank, Space>;
+  options o;
+  o.device = device();
+  o.layout = layout_;
+  Out out = detail::array_access::allocate<R, Rank, Space>(shape(), o, device());
+  auto values = to_vector();
+  std::vector<R> converted(values.size());
+  using RS = scalar_t<R>;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    for (int c = 0; c < components_per_element; ++c) {
+      detail::set_component(converted[i], c,
+                            static_cast<RS>(detail::component_of<scalar_type>(values[i], c)));
+    }
+  }
+  copyto(out, std::span<const R>(converted));
+  return out;
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::fill(const value_type& value) const
+  requires(!is_const)
+{
+  require_valid("fill");
+  require_writable("fill");
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (int c = 0; c < components_per_element; ++c) {
+        comps_.parts[static_cast<std::size_t>(c)].fill(detail::component_of<scalar_type>(value, c));
+      }
+      return;
+    }
+  }
+  T* p = element_pointer("fill");
+  if (host_accessible()) {
+    detail::host_fill(p, &value, sizeof(value_type), static_cast<std::size_t>(size()));
+  } else {
+    detail::device_fill(p, &value, sizeof(value_type), static_cast<std::size_t>(size()));
+  }
+  bump_version();
+}
+
+template <class T, int Rank, memory_space Space>
+typename array<T, Rank, Space>::exported_memory array<T, Rank, Space>::export_memory() const {
+  require_valid("export_memory");
+  if (layout_ == tack::layout::soa) {
+    throw value_error("tack::array::export_memory: " + describe() +
+                      " is structure-of-arrays and has no single allocation; export its "
+                      "components(), or copy({.layout = tack::layout::aos})");
+  }
+  if (view_) {
+    throw value_error("tack::array::export_memory: " + describe() +
+                      " is a view and has no allocation of its own; export the root, or a copy()");
+  }
+  return {st_->buf.data(), st_->used_bytes(), st_->buf.device(), st_->buf.allocator(),
+          std::shared_ptr<void>(st_)};
+}
+
+// ---- growth --------------------------------------------------------------------------------------
+
+template <class T, int Rank, memory_space Space>
+index_t array<T, Rank, Space>::capacity() const {
+  require_valid("capacity");
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      index_t cap = std::numeric_limits<index_t>::max();
+      for (auto& c : comps_.parts) cap = std::min(cap, c.capacity());
+      return cap;
+    }
+  }
+  if (view_) return shape_[0];
+  return st_->capacity_rows();
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::set_resize_ratio(double r) const {
+  require_valid("set_resize_ratio");
+  if (!(r >= 1.0) || !std::isfinite(r)) {
+    throw value_error("tack::array::set_resize_ratio: ratio " + std::to_string(r) + " for " +
+                      describe() + " must be a finite number >= 1 (growth must not shrink)");
+  }
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (auto& c : comps_.parts) c.set_resize_ratio(r);
+      return;
+    }
+  }
+  st_->resize_ratio = r;
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::grow_to(index_t needed, const char* op) const {
+  (void)op;
+  const index_t cap = st_->capacity_rows();
+  if (needed <= cap) return;
+  // Axom's rule: new_capacity = max(capacity * ratio + 0.5, needed).
+  const double grown = static_cast<double>(cap) * st_->resize_ratio + 0.5;
+  const index_t new_cap = std::max(static_cast<index_t>(grown), needed);
+  st_->buf.reallocate(static_cast<std::size_t>(new_cap) * st_->row_bytes(), st_->used_bytes());
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_type* values,
+                                        std::size_t nvalues, const char* op) const {
+  // Fast path: appending one element to a host rank-1 root with room (push_back's common case).
+  if constexpr (Rank == 1) {
+    if (st_ && !view_ && count == 1 && nvalues == 1 && st_->growable && st_->buf.host_accessible() &&
+        !st_->buf.read_only()) {
+      const index_t n = st_->extents[0];
+      if (pos == n && static_cast<std::size_t>(n + 1) * sizeof(value_type) <= st_->buf.nbytes()) {
+        static_cast<value_type*>(st_->buf.data())[n] = *values;
+        st_->extents[0] = n + 1;
+        st_->buf.bump_version();
+        return;
+      }
+    }
+  }
+  require_growable(op);
+  const index_t n = extent(0);
+  if (pos < 0 || pos > n) {
+    throw index_error(std::string("tack::array::") + op + ": position " + std::to_string(pos) +
+                      " is outside [0, " + std::to_string(n) + "] for " + describe());
+  }
+  if (count == 0) return;
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      std::vector<scalar_type> part(nvalues);
+      for (int c = 0; c < components_per_element; ++c) {
+        for (std::size_t k = 0; k < nvalues; ++k) part[k] = detail::component_of<scalar_type>(values[k], c);
+        comps_.parts[static_cast<std::size_t>(c)].insert_rows(pos, count, part.data(), nvalues, op);
+      }
+      return;
+    }
+  }
+  const std::size_t rb = st_->row_bytes();
+  const std::size_t row_elems = rb / sizeof(value_type);
+  grow_to(n + count, op);  // may throw out_of_memory: nothing has changed yet
+  auto* base = static_cast<unsigned char*>(st_->buf.data());
+  const bool host = st_->buf.host_accessible();
+  detail::move_bytes(base + static_cast<std::size_t>(pos + count) * rb,
+                     base + static_cast<std::size_t>(pos) * rb,
+                     static_cast<std::size_t>(n - pos) * rb, host);
+  void* dst = base + static_cast<std::size_t>(pos) * rb;
+  const std::size_t total = static_cast<std::size_t>(count) * row_elems;
+  if (nvalues == total) {
+    detail::copy_bytes(dst, host, values, true, total * sizeof(value_type));
+  } else if (host) {
+    detail::host_fill(dst, values, sizeof(value_type), total);
+  } else {
+    detail::device_fill(dst, values, sizeof(value_type), total);
+  }
+  st_->extents[0] = n + count;
+  st_->buf.bump_version();
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::insert_values(index_t pos, std::span<const value_type> values,
+                                          const char* op) const {
+  require_valid(op);
+  const std::size_t row = row_elements();
+  if (row == 0 || values.size() % row != 0) {
+    throw value_error(std::string("tack::array::") + op + ": " + std::to_string(values.size()) +
+                      " values do not make whole rows of " + std::to_string(row) +
+                      " elements for " + describe());
+  }
+  const auto count = static_cast<index_t>(values.size() / row);
+  if (count == 0) {
+    require_growable(op);
+    return;
+  }
+  insert_rows(pos, count, values.data(), values.size(), op);
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::erase_rows(index_t first, index_t last, const char* op) const {
+  require_growable(op);
+  const index_t n = extent(0);
+  if (first < 0 || last > n || first > last) {
+    throw index_error(std::string("tack::array::") + op + ": rows [" + std::to_string(first) +
+                      ", " + std::to_string(last) + ") are not within [0, " + std::to_string(n) +
+                      ") of " + describe());
+  }
+  if (first == last) return;
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (auto& c : comps_.parts) c.erase_rows(first, last, op);
+      return;
+    }
+  }
+  const std::size_t rb = st_->row_bytes();
+  auto* base = static_cast<unsigned char*>(st_->buf.data());
+  detail::move_bytes(base + static_cast<std::size_t>(first) * rb,
+                     base + static_cast<std::size_t>(last) * rb,
+                     static_cast<std::size_t>(n - last) * rb, st_->buf.host_accessible());
+  st_->extents[0] = n - (last - first);
+  st_->buf.bump_version();
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::resize_rows(index_t n, const value_type& value, const char* op) const {
+  require_growable(op);
+  if (n < 0) {
+    throw value_error(std::string("tack::array::") + op + ": size " + std::to_string(n) +
+                      " is negative for " + describe());
+  }
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (int c = 0; c < components_per_element; ++c) {
+        comps_.parts[static_cast<std::size_t>(c)].resize_rows(
+            n, detail::component_of<scalar_type>(value, c), op);
+      }
+      return;
+    }
+  }
+  const index_t old = st_->extents[0];
+  if (n > old) {
+    grow_to(n, op);
+    const std::size_t rb = st_->row_bytes();
+    auto* base = static_cast<unsigned char*>(st_->buf.data());
+    const std::size_t count = static_cast<std::size_t>(n - old) * (rb / sizeof(value_type));
+    void* dst = base + static_cast<std::size_t>(old) * rb;
+    if (st_->buf.host_accessible()) {
+      detail::host_fill(dst, &value, sizeof(value_type), count);
+    } else {
+      detail::device_fill(dst, &value, sizeof(value_type), count);
+    }
+  }
+  st_->extents[0] = n;
+  st_->buf.bump_version();
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::reserve(index_t n) const
+  requires(!is_const)
+{
+  require_growable("reserve");
+  if (n < 0) {
+    throw value_error("tack::array::reserve: capacity " + std::to_string(n) + " is negative for " +
+                      describe());
+  }
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (auto& c : comps_.parts) c.reserve(n);
+      return;
+    }
+  }
+  if (n > st_->capacity_rows()) {
+    st_->buf.reallocate(static_cast<std::size_t>(n) * st_->row_bytes(), st_->used_bytes());
+  }
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::shrink() const
+  requires(!is_const)
+{
+  require_growable("shrink");
+  if constexpr (can_be_soa) {
+    if (layout_ == tack::layout::soa) {
+      for (auto& c : comps_.parts) c.shrink();
+      return;
+    }
+  }
+  if (st_->buf.nbytes() > st_->used_bytes()) {
+    st_->buf.reallocate(st_->used_bytes(), st_->used_bytes());
+  }
+}
+
+}  // namespace tack

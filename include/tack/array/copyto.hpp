@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file `tack::copyto(dst, src)` and `tack::array_equal(a, b)`: values into an existing array.
+
+#include <tack/array/array.hpp>
+#include <tack/core/concepts.hpp>
+#include <tack/core/kernel_form.hpp>
+
+#include <cstring>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tack {
+namespace detail {
+template <class T>
+struct is_tack_array : std::false_type {};
+template <class T, int R, memory_space S>
+struct is_tack_array<array<T, R, S>> : std::true_type {};
+
+template <class D>
+void require_copy_target(const D& dst, const char* op) {
+  if (dst.read_only()) {
+    throw read_only_error(std::string("tack::") + op + ": the destination " + dst.describe() +
+                          " is read-only");
+  }
+}
+}  // namespace detail
+
+/// Whether `T` is a `tack::array` specialization.
+template <class T>
+inline constexpr bool is_array_v = detail::is_tack_array<std::remove_cvref_t<T>>::value;
+
+/// Copies the elements of `src` (any layout or device; same element type; same shape) into `dst`.
+/// `tack::copyto(a.rows(2, 4), b);`
+template <class T, int R, memory_space S, class U, int R2, memory_space S2>
+void copyto(const array<T, R, S>& dst, const array<U, R2, S2>& src) {
+  static_assert(!std::is_const_v<T>, "tack::copyto: the destination is a read-only handle "
+                                     "(array<const T>); pass a writable array");
+  static_assert(std::is_same_v<std::remove_const_t<U>, T>,
+                "tack::copyto: source and destination element types differ; convert with "
+                "src.astype<T>() first");
+  static_assert(R == R2, "tack::copyto: source and destination ranks differ; reshape() one of them");
+  detail::require_copy_target(dst, "copyto");
+  if (dst.shape() != src.shape()) {
+    throw value_error("tack::copyto: shapes differ: destination " + dst.describe() + ", source " +
+                      src.describe());
+  }
+  detail::copy_array(dst, src.as_const());
+}
+
+/// Copies host values (row-major) into `dst`; for vector and matrix arrays the values may also be
+/// the scalar components (`3 * n` floats into `n` `vec3f`). Counts must match exactly.
+template <class T, int R, memory_space S, class V>
+void copyto(const array<T, R, S>& dst, std::span<const V> values) {
+  static_assert(!std::is_const_v<T>, "tack::copyto: the destination is a read-only handle");
+  static_assert(std::is_same_v<V, T> || std::is_same_v<V, scalar_t<T>>,
+                "tack::copyto: host values must be of the array's element type or its scalar type");
+  detail::require_copy_target(dst, "copyto");
+  constexpr std::size_t per = std::is_same_v<V, T> ? 1 : static_cast<std::size_t>(components_v<T>);
+  const auto n = static_cast<std::size_t>(dst.size());
+  if (values.size() != n * per) {
+    std::string expected = shape_string(dst.shape());
+    if (per > 1) expected = shape_string(dst.storage_shape());
+    throw value_error("tack::copyto: " + std::to_string(values.size()) + " values (shape (" +
+                      std::to_string(values.size()) + ")) do not match " + dst.describe() +
+                      " (shape " + expected + ")");
+  }
+  if (dst.layout() == layout::aos) {
+    detail::copy_bytes(reinterpret_cast<void*>(detail::array_access::byte_range(dst).first),
+                       dst.host_accessible(), values.data(), true, n * sizeof(T));
+    dst.bump_version();
+    return;
+  }
+  if constexpr (array<T, R, S>::can_be_soa) {
+    // SoA: split the values among the components.
+    auto parts = dst.components();
+    std::vector<scalar_t<T>> part(n);
+    for (int c = 0; c < components_v<T>; ++c) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (per == 1) {
+          part[i] = detail::component_of<scalar_t<T>>(values[i], c);
+        } else {
+          part[i] = values[i * per + static_cast<std::size_t>(c)];
+        }
+      }
+      copyto(parts[static_cast<std::size_t>(c)], std::span<const scalar_t<T>>(part));
+    }
+  }
+}
+template <class T, int R, memory_space S, class V, class A>
+void copyto(const array<T, R, S>& dst, const std::vector<V, A>& values) {
+  copyto(dst, std::span<const V>(values.data(), values.size()));
+}
+template <class T, int R, memory_space S>
+void copyto(const array<T, R, S>& dst, std::initializer_list<std::remove_const_t<T>> values) {
+  copyto(dst, std::span<const std::remove_const_t<T>>(values.begin(), values.size()));
+}
+
+/// Copies any readable array (an implicit array, a kernel view, a user's array type) into `dst`,
+/// element by element in one pass, without materializing `src`. Sizes must match.
+template <class T, int R, memory_space S, class Src>
+  requires(!is_array_v<Src> && (readable_array<Src> ||
+                                requires(const Src& s) { s.visit_kernel_form([](auto) {}); }))
+void copyto(const array<T, R, S>& dst, const Src& src) {
+  static_assert(!std::is_const_v<T>, "tack::copyto: the destination is a read-only handle");
+  detail::require_copy_target(dst, "copyto");
+  visit_kernel_form(src, [&](const auto& k) {
+    if (static_cast<index_t>(k.size()) != dst.size()) {
+      throw value_error("tack::copyto: the source has " + std::to_string(k.size()) +
+                        " elements but the destination " + dst.describe() + " has " +
+                        std::to_string(dst.size()));
+    }
+    if (!dst.host_accessible()) {
+      throw device_error("tack::copyto: " + dst.describe() +
+                         " is in device memory; copying a computed array there needs a kernel "
+                         "(tack::launch on that device)");
+    }
+    dst.visit_kernel_form([&](auto dv) {
+      const index_t n = dst.size();
+      for (index_t i = 0; i < n; ++i) dv[i] = k[i];
+    });
+  });
+  dst.bump_version();
+}
+
+/// Whether `a` and `b` have the same shape and equal elements (any layouts and devices).
+template <class T, int R, memory_space S, class U, int R2, memory_space S2>
+bool array_equal(const array<T, R, S>& a, const array<U, R2, S2>& b) {
+  if constexpr (R != R2 || !std::is_same_v<std::remove_const_t<T>, std::remove_const_t<U>>) {
+    return false;
+  } else {
+    if (a.shape() != b.shape()) return false;
+    return a.to_vector() == b.to_vector();
+  }
+}
+
+}  // namespace tack

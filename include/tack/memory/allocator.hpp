@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file Allocators registered under integer ids (Axom's allocator ids). Every allocation of the
+/// library goes through one of these, so a device, a pool or a user's arena plugs in in one place.
+
+#include <tack/memory/device.hpp>
+#include <tack/memory/memory_space.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace tack {
+
+/// The id of a registered allocator. Ids are small non-negative integers, stable for the process.
+using allocator_id = int;
+
+/// An allocator: allocates bytes in one memory space, usable by one device's kernels.
+/// Implementations must be thread-safe. `struct arena : tack::allocator { ... };`
+class allocator {
+public:
+  virtual ~allocator() = default;
+  /// Returns at least `bytes` bytes aligned to 64 bytes; throws `tack::out_of_memory` on failure.
+  /// `bytes == 0` may return nullptr.
+  virtual void* allocate(std::size_t bytes) = 0;
+  /// Returns memory from `allocate(bytes)` with the same `bytes`. Never throws.
+  virtual void deallocate(void* p, std::size_t bytes) noexcept = 0;
+  /// The memory space of what `allocate` returns.
+  virtual memory_space space() const noexcept = 0;
+  /// The device whose kernels use this memory (the CPU for host and pinned memory).
+  virtual tack::device device() const noexcept = 0;
+  /// Whether fresh memory from `allocate` is known to read as zero bytes (fresh pages).
+  virtual bool zeroed_on_allocate(std::size_t /*bytes*/) const noexcept { return false; }
+  /// A short name for messages (`"host"`, `"cuda:0 device"`, `"pool(host)"`).
+  virtual std::string name() const = 0;
+};
+
+/// Registers `a` and returns its id. `auto id = tack::register_allocator(std::make_shared<arena>());`
+allocator_id register_allocator(std::shared_ptr<allocator> a);
+
+/// The default allocator id of a memory space on a device: `get_allocator(memory_space::host)` for
+/// CPU memory, `get_allocator(memory_space::device, tack::cuda(1))` for memory of GPU 1.
+/// `dynamic` means "the natural space of `d`" (host for the CPU, device for a GPU).
+/// An unavailable space (device memory in a build without CUDA) is a `device_error`.
+allocator_id get_allocator(memory_space space, device d = device{});
+
+/// The default allocator id for arrays on `d` (host memory for the CPU, device memory for a GPU).
+allocator_id default_allocator(device d);
+
+/// The registered allocator with id `id`; an unknown id is a `value_error`.
+allocator& allocator_from_id(allocator_id id);
+
+/// Registers a pooling allocator over `upstream` (freed blocks are kept, by size class, and reused;
+/// `release_pool` returns them) and returns its id. `auto pool = tack::make_pool_allocator(dev_id);`
+allocator_id make_pool_allocator(allocator_id upstream);
+
+/// Returns the cached blocks of the pool `pool` to its upstream allocator; a non-pool id is a
+/// `value_error`.
+void release_pool(allocator_id pool);
+
+/// Bytes a pool allocator holds in its cache right now (for tests and diagnostics).
+std::size_t pool_cached_bytes(allocator_id pool);
+
+}  // namespace tack
