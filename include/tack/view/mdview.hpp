@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file `tack::mdview<T, Extents, Layout>`: an mdspan-style, non-owning view (aether's `View`):
+/// a pointer plus a layout mapping that turns a multi-index into an offset. Building one is
+/// arithmetic; it owns and copies nothing, is trivially copyable and works on host and device.
+/// `tack::make_view<T, E...>(buffer_or_pointer, dynamic_extents...)` builds the row-major one.
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <tack/core/error.hpp>
+#include <tack/core/index.hpp>
+#include <tack/core/macros.hpp>
+#include <tack/detail/bounds.hpp>
+#include <tack/view/extents.hpp>
+#include <tack/view/layout.hpp>
+#include <type_traits>
+#include <utility>
+
+namespace tack {
+
+namespace detail {
+template <class>
+inline constexpr bool dependent_false = false;
+} // namespace detail
+
+/// A view of `T` elements at `data()` over the shape `Extents` laid out by `Layout`.
+/// `tack::mdview<double, tack::extents<3, tack::dyn>> v(ptr, 11); v(c, i) = 1.0;`
+///
+/// The mapping is held as a base class: with all-static extents and layout_right it is empty and
+/// the view is one pointer.
+template <class T, class Extents, class Layout = layout_right>
+class mdview : private Layout::template mapping<Extents> {
+  static_assert(is_extents_v<Extents>,
+                "tack::mdview: the second template argument is the shape, tack::extents<E...> or "
+                "tack::dextents<Rank>");
+  static_assert(!std::is_reference_v<T> && !std::is_void_v<T>,
+                "tack::mdview: the element type is an object type (float, tack::vec3f, ...)");
+
+  using mapping_base = typename Layout::template mapping<Extents>;
+
+  T *data_ = nullptr;
+
+  template <class, class, class>
+  friend class mdview;
+
+public:
+  using element_type = T;                 ///< `T`, const-qualified for read-only views
+  using value_type = std::remove_cv_t<T>; ///< `T` without const
+  using extents_type = Extents;           ///< the shape type
+  using layout_type = Layout;             ///< the layout policy
+  using mapping_type = mapping_base;      ///< `Layout::mapping<Extents>`
+  using index_type = index_t;             ///< signed 64-bit
+  using pointer = T *;                    ///< what `data()` returns
+  using reference = T &;                  ///< what element access returns
+
+  /// Number of dimensions. `static_assert(decltype(v)::rank() == 2);`
+  TACK_HOST_DEVICE static constexpr int rank() noexcept { return Extents::rank(); }
+  /// Number of run-time extents.
+  TACK_HOST_DEVICE static constexpr int rank_dynamic() noexcept { return Extents::rank_dynamic(); }
+  /// Compile-time extent of dimension `d`, or `tack::dyn`.
+  TACK_HOST_DEVICE static constexpr index_t static_extent(int d) noexcept {
+    return Extents::static_extent(d);
+  }
+
+  /// A null view whose dynamic extents are zero.
+  constexpr mdview() noexcept = default;
+
+  /// Over `p` with the given mapping. `mdview<float, dextents<2>, layout_stride> v(p, m);`
+  TACK_HOST_DEVICE constexpr mdview(T *p, const mapping_type &m) noexcept
+      : mapping_base(m), data_(p) {}
+
+  /// Over `p` with the given extents (layouts that need no more than extents: right, left).
+  TACK_HOST_DEVICE constexpr mdview(T *p, const extents_type &e) requires
+      std::is_constructible_v<mapping_type, const extents_type &> : mapping_base(e),
+                                                                    data_(p) {}
+
+  /// Over `p`, one value per dynamic extent (or one per dimension).
+  /// `tack::mdview<double, tack::extents<3, tack::dyn>> v(p, 11);`
+  template <std::integral... I>
+  requires std::is_constructible_v<Extents, I...> && std::is_constructible_v<
+      mapping_type,
+      const extents_type &> TACK_HOST_DEVICE constexpr explicit mdview(T *p, I... dynamic_extents)
+      : mapping_base(extents_type(dynamic_extents...)), data_(p) {}
+
+  /// From a view of `U` (`T` is `U` or `const U`) whose mapping converts to this one; implicit
+  /// when nothing needs a run-time check. `mdview<const float, dextents<1>> r = w;`
+  template <class U, class OtherExtents, class OtherLayout>
+  requires std::is_convertible_v<U (*)[], T (*)[]> && std::is_constructible_v < mapping_type,
+      const typename OtherLayout::template mapping<OtherExtents>
+  & > TACK_HOST_DEVICE constexpr explicit(
+          !std::is_convertible_v<const typename OtherLayout::template mapping<OtherExtents> &,
+                                 mapping_type>)
+          mdview(const mdview<U, OtherExtents, OtherLayout> &other)
+
+      : mapping_base(other.mapping()),
+  data_(other.data_) {}
+
+  /// Element at `(i, j, ...)`, exactly `rank()` integer indices (fails to compile otherwise).
+  /// `v(c, i) = 2.0;`
+  template <class... I>
+  TACK_FORCEINLINE constexpr reference operator()(I... i) const {
+    return access("tack::mdview", i...);
+  }
+
+  /// Element `k` of a rank-1 view (`v[k]` is `v(k)`).
+  template <std::integral I>
+  TACK_FORCEINLINE constexpr reference operator[](I k) const {
+    if constexpr (rank() != 1) {
+      static_assert(detail::dependent_false<I>,
+                    "tack::mdview: operator[] takes one index and exists on rank-1 views; use "
+                    "operator()(i, j, ...) with one index per dimension");
+      return *data_;
+    } else {
+      return access("tack::mdview", k);
+    }
+  }
+
+  /// Pointer to the element at offset 0 (`v.data() + v.mapping()(i, j)` is `&v(i, j)`).
+  TACK_FORCEINLINE constexpr pointer data() const noexcept { return data_; }
+  /// The layout mapping.
+  TACK_HOST_DEVICE constexpr const mapping_type &mapping() const noexcept { return *this; }
+  /// The shape.
+  TACK_HOST_DEVICE constexpr const extents_type &extents() const noexcept {
+    return mapping().extents();
+  }
+  /// Extent of dimension `d`. `v.extent(1)`
+  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return extents().extent(d); }
+  /// Number of elements (product of the extents).
+  TACK_FORCEINLINE constexpr index_t size() const noexcept { return extents().size(); }
+  /// True when some extent is zero.
+  TACK_HOST_DEVICE constexpr bool empty() const noexcept { return size() == 0; }
+  /// Distance in elements between neighbours along dimension `d`.
+  TACK_HOST_DEVICE constexpr index_t stride(int d) const noexcept { return mapping().stride(d); }
+  /// Elements the memory at `data()` must hold.
+  TACK_HOST_DEVICE constexpr index_t required_span_size() const noexcept {
+    return mapping().required_span_size();
+  }
+
+  /// The layout's guarantees, as in std::mdspan.
+  TACK_HOST_DEVICE static constexpr bool is_always_unique() noexcept {
+    return mapping_type::is_always_unique();
+  }
+  /// See std::mdspan::is_always_exhaustive.
+  TACK_HOST_DEVICE static constexpr bool is_always_exhaustive() noexcept {
+    return mapping_type::is_always_exhaustive();
+  }
+  /// See std::mdspan::is_always_strided.
+  TACK_HOST_DEVICE static constexpr bool is_always_strided() noexcept {
+    return mapping_type::is_always_strided();
+  }
+  /// See std::mdspan::is_unique.
+  TACK_HOST_DEVICE constexpr bool is_unique() const noexcept { return mapping().is_unique(); }
+  /// True when the elements fill `[data(), data() + required_span_size())` without gaps.
+  TACK_HOST_DEVICE constexpr bool is_exhaustive() const noexcept {
+    return mapping().is_exhaustive();
+  }
+  /// See std::mdspan::is_strided.
+  TACK_HOST_DEVICE constexpr bool is_strided() const noexcept { return mapping().is_strided(); }
+
+protected:
+  // Checked access shared with array_view, which reports under its own name.
+  template <class... I>
+  TACK_FORCEINLINE constexpr reference access([[maybe_unused]] const char *what, I... i) const {
+    if constexpr (!detail::check_index_count<rank(), sizeof...(I)>()) {
+      return *data_;
+    } else {
+      static_assert((std::is_integral_v<I> && ...), "tack::mdview: indices are integers");
+#if TACK_BOUNDS_CHECK
+      int d = 0;
+      (check_index(what, index_t(i), d++), ...);
+#endif
+      return data_[mapping()(index_t(i)...)];
+    }
+  }
+
+  // Rebinds the pointer (array_view's constructors compute the mapping first).
+  TACK_HOST_DEVICE constexpr void set_data(T *p) noexcept { data_ = p; }
+
+private:
+  TACK_HOST_DEVICE constexpr void check_index([[maybe_unused]] const char *what,
+                                              [[maybe_unused]] index_t i,
+                                              [[maybe_unused]] int d) const {
+    TACK_IMPL_CHECK_INDEX(i, extent(d), what, false, rank() == 1 ? -1 : d,
+                          (detail::row_info{0, 0, 0}));
+  }
+};
+
+/// `tack::mdview(p, 6, 3)` is an `mdview<T, dextents<2>>`.
+template <class T, std::integral... I>
+TACK_HOST_DEVICE mdview(T *, I...)->mdview<T, dextents<int(sizeof...(I))>>;
+/// `tack::mdview(p, tack::extents<3, tack::dyn>(11))`.
+template <class T, index_t... E>
+TACK_HOST_DEVICE mdview(T *, const extents<E...> &)->mdview<T, extents<E...>>;
+/// `tack::mdview(p, layout_stride::mapping<dextents<2>>(...))`.
+template <class T, class Mapping>
+requires requires {
+  typename Mapping::layout_type;
+  typename Mapping::extents_type;
+}
+TACK_HOST_DEVICE mdview(T *, const Mapping &)
+    ->mdview<T, typename Mapping::extents_type, typename Mapping::layout_type>;
+
+namespace detail {
+
+// The `T*` behind a pointer (typed or void) for make_view.
+template <class T, class P>
+TACK_HOST_DEVICE constexpr T *view_pointer(P *p) noexcept {
+  if constexpr (std::is_void_v<P>) {
+    if constexpr (std::is_const_v<P> && !std::is_const_v<T>) {
+      static_assert(dependent_false<P>,
+                    "tack::make_view: the memory is const; use tack::make_view<const T, ...>");
+      return nullptr;
+    } else {
+      return static_cast<T *>(p);
+    }
+  } else if constexpr (!std::is_convertible_v<P(*)[], T(*)[]>) {
+    static_assert(
+        dependent_false<P>,
+        "tack::make_view<T, ...>: the pointer must point to T (or make_view<const T> from "
+        "a T*); reinterpret other memory through a void* or a buffer");
+    return nullptr;
+  } else {
+    return p;
+  }
+}
+
+} // namespace detail
+
+/// A row-major view of `T` over `p`: `E...` are the extents (values or `tack::dyn`), one run-time
+/// value per `tack::dyn`. `auto v = tack::make_view<double, 3, tack::dyn>(ptr, 11);  // v(c, i)`
+template <class T, index_t... E, class P, std::integral... I>
+TACK_HOST_DEVICE constexpr mdview<T, extents<E...>> make_view(P *p, I... dynamic_extents) {
+  static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
+                "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
+  return mdview<T, extents<E...>>(detail::view_pointer<T>(p), dynamic_extents...);
+}
+
+/// The same over an object with a `data()` member (`tack::buffer`, `std::vector`, an array):
+/// the view covers its memory, which must hold the extents and be aligned for `T` (else
+/// `tack::value_error`); a read-only source needs `make_view<const T>` (else `read_only_error`).
+/// `auto v = tack::make_view<double, 3, tack::dyn>(chunk, 11);`
+template <class T, index_t... E, class Source, std::integral... I>
+requires(!std::is_pointer_v<std::remove_cvref_t<Source>>) mdview<T, extents<E...>> make_view(
+    Source &source, I... dynamic_extents) {
+  static_assert(
+      requires { source.data(); },
+      "tack::make_view: the first argument is a T*, a void* or an object with a data() "
+      "member (tack::buffer, std::vector)");
+  static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
+                "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
+  if constexpr (!std::is_const_v<T> && requires {
+                  { source.read_only() } -> std::convertible_to<bool>;
+                }) {
+    if (source.read_only()) {
+      throw read_only_error("tack::make_view: the memory is read-only; view it with "
+                            "tack::make_view<const T, ...>");
+    }
+  }
+  T *p = detail::view_pointer<T>(source.data());
+  mdview<T, extents<E...>> v(p, dynamic_extents...);
+  // The memory's size in bytes, when the source says it: a buffer's nbytes(), a container's size().
+  std::size_t available = 0;
+  bool known = false;
+  if constexpr (requires {
+                  { source.nbytes() } -> std::convertible_to<std::size_t>;
+                }) {
+    available = std::size_t(source.nbytes());
+    known = true;
+  } else if constexpr (requires {
+                         { source.bytes() } -> std::convertible_to<std::size_t>;
+                       }) {
+    available = std::size_t(source.bytes());
+    known = true;
+  } else if constexpr (requires {
+                         { source.size() } -> std::convertible_to<std::size_t>;
+                         typename std::remove_cvref_t<Source>::value_type;
+                       }) {
+    available =
+        std::size_t(source.size()) * sizeof(typename std::remove_cvref_t<Source>::value_type);
+    known = true;
+  }
+  const std::size_t needed = std::size_t(v.required_span_size()) * sizeof(T);
+  if (known && needed > available) {
+    std::string shape;
+    for (int d = 0; d < v.rank(); ++d) {
+      shape += (d ? " x " : "") + std::to_string(v.extent(d));
+    }
+    throw value_error("tack::make_view: extents " + shape + " of " + std::to_string(sizeof(T)) +
+                      "-byte elements need " + std::to_string(needed) +
+                      " bytes, but the memory holds " + std::to_string(available));
+  }
+  if (reinterpret_cast<std::uintptr_t>(p) % alignof(T) != 0) {
+    throw value_error("tack::make_view: the memory at " +
+                      std::to_string(reinterpret_cast<std::uintptr_t>(p)) + " is not aligned to " +
+                      std::to_string(alignof(T)) + " bytes, as the element type requires");
+  }
+  return v;
+}
+
+} // namespace tack

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file `tack::view<T, Rank>`: what a kernel receives for an interleaved (AoS) or scalar array —
+/// a pointer and row-major extents, trivially copyable, usable on host and device. `a.view()`
+/// returns one. It also records where it sits in its root array (for bounds-check messages only),
+/// so that an index past a row view but inside the root is reported as such.
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <tack/core/index.hpp>
+#include <tack/core/macros.hpp>
+#include <tack/detail/bounds.hpp>
+#include <tack/view/array_view.hpp>
+#include <tack/view/extents.hpp>
+#include <tack/view/layout_right.hpp>
+#include <tack/view/mdview.hpp>
+#include <type_traits>
+
+namespace tack {
+
+/// A contiguous row-major view of `T` elements with `Rank` dimensions.
+/// `tack::view<float> v(p, {n});  v[i] = 2 * v[i];`  `tack::view<float, 2> m(p, {6, 3}); m(i, j)`
+///
+/// `operator[](k)` reads the flat element sequence (k < size()); `operator()(i, j, ...)` takes one
+/// index per dimension. `rows(i, j)` is rows `[i, j)` of the first dimension, over the same memory.
+/// Read-only arrays give `view<const T, Rank>`; a `view<T>` converts to it.
+template <class T, int Rank = 1>
+class view {
+  static_assert(Rank >= 1 && Rank <= max_rank, "tack::view: the rank is between 1 and 8");
+  static_assert(!std::is_reference_v<T> && !std::is_void_v<T>,
+                "tack::view: the element type is an object type (float, tack::vec3f, ...)");
+
+  T *data_ = nullptr;
+  index_t extents_[Rank] = {};
+  // Where row 0 of this view sits in its root, and the root's rows: read by bounds checks only.
+  index_t root_row_offset_ = 0;
+  index_t root_rows_ = 0;
+
+  template <class, int>
+  friend class view;
+
+public:
+  using element_type = T;                 ///< `T`, const for read-only views
+  using value_type = std::remove_cv_t<T>; ///< `T` without const
+  using pointer = T *;                    ///< what `data()` returns
+  using reference = T &;                  ///< what element access returns
+  using iterator = T *;                   ///< `begin()`/`end()` walk the flat sequence
+  /// Number of dimensions. `static_assert(tack::view<float, 2>::rank == 2);`
+  static constexpr int rank = Rank;
+
+  /// A null view with zero extents.
+  constexpr view() noexcept = default;
+
+  /// Over `data` with `extents` (row-major). `tack::view<float, 2> v(p, {6, 3});`
+  TACK_HOST_DEVICE constexpr view(T *data, const index_t (&extents)[Rank])
+      : view(data, extents, 0, extents[0]) {}
+
+  /// A row view: this view's row 0 is row `root_row_offset` of a root with `root_rows` rows.
+  /// The two numbers only improve bounds-check messages. `view<float>(p + 2, {2}, 2, 6)`
+  TACK_HOST_DEVICE constexpr view(T *data, const index_t (&extents)[Rank], index_t root_row_offset,
+                                  index_t root_rows)
+      : data_(data), root_row_offset_(root_row_offset), root_rows_(root_rows) {
+    for (int d = 0; d < Rank; ++d) {
+      TACK_EXPECTS(extents[d] >= 0, "tack::view: extent %lld of dimension %d is negative",
+                   (long long)extents[d], d);
+      extents_[d] = extents[d];
+    }
+  }
+
+  /// The same with a `std::array` of extents. `tack::view<float, 2> v(p, shape_array);`
+  TACK_HOST_DEVICE constexpr view(T *data, const std::array<index_t, std::size_t(Rank)> &extents,
+                                  index_t root_row_offset, index_t root_rows)
+      : data_(data), root_row_offset_(root_row_offset), root_rows_(root_rows) {
+    for (int d = 0; d < Rank; ++d) {
+      TACK_EXPECTS(extents[std::size_t(d)] >= 0,
+                   "tack::view: extent %lld of dimension %d is negative",
+                   (long long)extents[std::size_t(d)], d);
+      extents_[d] = extents[std::size_t(d)];
+    }
+  }
+
+  /// See above; not a row view.
+  TACK_HOST_DEVICE constexpr view(T *data, const std::array<index_t, std::size_t(Rank)> &extents)
+      : view(data, extents, 0, extents[0]) {}
+
+  /// A rank-1 view of `n` elements. `tack::view<float> v(p, n);`
+  /// (A template so that a braced `{n}` picks the extents constructor, not this one.)
+  template <std::integral I>
+  requires(Rank == 1) TACK_HOST_DEVICE constexpr view(T *data, I n)
+      : view(data, std::array<index_t, 1>{index_t(n)}, 0, index_t(n)) {}
+
+  /// `view<const T>` from `view<T>`. `tack::view<const float> r = w;`
+  template <class U>
+  requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+      TACK_HOST_DEVICE constexpr view(const view<U, Rank> &other) noexcept
+      : data_(other.data_), root_row_offset_(other.root_row_offset_), root_rows_(other.root_rows_) {
+    for (int d = 0; d < Rank; ++d)
+      extents_[d] = other.extents_[d];
+  }
+
+  /// Element `k` of the flat row-major sequence, 0 <= k < size(). `v[k] += 1;`
+  template <std::integral I>
+  TACK_FORCEINLINE constexpr reference operator[](I k) const {
+    TACK_IMPL_CHECK_INDEX(index_t(k), size(), "tack::view", Rank > 1, -1, bounds_info());
+    return data_[index_t(k)];
+  }
+
+  /// Element `(i, j, ...)`: exactly `Rank` integer indices. `m(i, j) = 0;`
+  template <class... I>
+  TACK_FORCEINLINE constexpr reference operator()(I... i) const {
+    if constexpr (!detail::check_index_count<Rank, sizeof...(I)>()) {
+      return *data_;
+    } else {
+      static_assert((std::is_integral_v<I> && ...), "tack::view: indices are integers");
+      return data_[offset(index_t(i)...)];
+    }
+  }
+
+  /// Rows `[i, j)` of the first dimension: the same memory, no allocation.
+  /// `auto middle = v.rows(2, 4);  middle[0]` is `v[2]` for a rank-1 view.
+  TACK_HOST_DEVICE constexpr view rows(index_t i, index_t j) const {
+    TACK_IMPL_CHECK_ROWS(i, j, extents_[0], "tack::view::rows", bounds_info());
+    view r = *this;
+    r.data_ = data_ + i * row_size();
+    r.extents_[0] = j - i;
+    r.root_row_offset_ = root_row_offset_ + i;
+    return r;
+  }
+
+  /// Pointer to element 0 (host or device memory).
+  TACK_FORCEINLINE constexpr pointer data() const noexcept { return data_; }
+  /// Extent of dimension `d`.
+  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return extents_[d]; }
+  /// Number of elements: the product of the extents.
+  TACK_FORCEINLINE constexpr index_t size() const noexcept {
+    index_t n = extents_[0];
+    for (int d = 1; d < Rank; ++d)
+      n *= extents_[d];
+    return n;
+  }
+  /// True when `size() == 0`.
+  TACK_HOST_DEVICE constexpr bool empty() const noexcept { return size() == 0; }
+  /// The extents as an array.
+  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
+    std::array<index_t, std::size_t(Rank)> s{};
+    for (int d = 0; d < Rank; ++d)
+      s[std::size_t(d)] = extents_[d];
+    return s;
+  }
+  /// Row `0` of this view is row `root_row_offset()` of its root (0 unless made by `rows`).
+  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept { return root_row_offset_; }
+  /// Rows of the root this view was taken from (`extent(0)` unless it is a row view).
+  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept { return root_rows_; }
+
+  /// First element of the flat sequence. `for (float x : v) ...`
+  TACK_HOST_DEVICE constexpr iterator begin() const noexcept { return data_; }
+  /// One past the last element.
+  TACK_HOST_DEVICE constexpr iterator end() const noexcept { return data_ + size(); }
+
+  /// As an mdspan-style view (`mdview<T, dextents<Rank>>`, or of `const T`).
+  /// `tack::mdview<float, tack::dextents<2>> m = v;`
+  template <class U>
+  requires std::is_convertible_v<T (*)[], U (*)[]> TACK_HOST_DEVICE constexpr
+  operator mdview<U, dextents<Rank>, layout_right>() const {
+    return mdview<U, dextents<Rank>, layout_right>(data_, dextents<Rank>(shape()));
+  }
+
+  /// As an Axom-style view (spacing 1). `tack::array_view<float, 2> a = v;`
+  template <class U>
+  requires std::is_convertible_v<T (*)[], U (*)[]> TACK_HOST_DEVICE constexpr
+  operator array_view<U, Rank>() const {
+    return array_view<U, Rank>(data_, shape(), 1);
+  }
+
+private:
+  TACK_HOST_DEVICE constexpr detail::row_info bounds_info() const noexcept {
+    return detail::row_info{root_row_offset_, extents_[0], root_rows_};
+  }
+
+  // Elements per row of the first dimension.
+  TACK_FORCEINLINE constexpr index_t row_size() const noexcept {
+    index_t n = 1;
+    for (int d = 1; d < Rank; ++d)
+      n *= extents_[d];
+    return n;
+  }
+
+  // Row-major offset of a full multi-index, each index checked against its extent.
+  template <class... I>
+  TACK_FORCEINLINE constexpr index_t offset(I... i) const {
+    const index_t idx[] = {i...};
+#if TACK_BOUNDS_CHECK
+    for (int d = 0; d < Rank; ++d) {
+      TACK_IMPL_CHECK_INDEX(idx[d], extents_[d], "tack::view", false, Rank > 1 ? d : -1,
+                            bounds_info());
+    }
+#endif
+    index_t off = idx[0];
+    for (int d = 1; d < Rank; ++d)
+      off = off * extents_[d] + idx[d];
+    return off;
+  }
+};
+
+} // namespace tack
