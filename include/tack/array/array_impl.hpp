@@ -116,6 +116,23 @@ struct array_access {
     return {first, first + a.nbytes()};
   }
 
+  /// The same memory through the mutable handle type (internal: any_array stores handles so and
+  /// restores constness on the way out).
+  template <class T, int R, memory_space S>
+  static array<std::remove_const_t<T>, R, S> mutable_alias(const array<T, R, S>& a) {
+    using M = array<std::remove_const_t<T>, R, S>;
+    M m = uninitialized<M>();
+    m.layout_ = a.layout_;
+    if constexpr (M::can_be_soa) {
+      for (auto& c : a.comps_.parts) m.comps_.parts.push_back(mutable_alias(c));
+    }
+    m.st_ = a.st_;
+    m.offset_ = a.offset_;
+    m.shape_ = a.shape_;
+    m.view_ = a.view_;
+    return m;
+  }
+
   template <class A>
   static const std::shared_ptr<storage>& storage_of(const A& a) {
     return a.st_;
@@ -140,7 +157,7 @@ array<T, Rank, Space>::array(const array<T, Rank, Other>& other) {
   auto check = [&](const auto& a) {
     const allocator_id id = a.allocator();
     const bool ok = id >= 0 ? allocator_from_id(id).space() == Space
-                            : (host_accessible(Space) == a.host_accessible());
+                            : (tack::host_accessible(Space) == a.host_accessible());
     if (!ok) {
       throw value_error("tack::array: cannot view " + other.describe() + " as memory space " +
                         std::string(to_string(Space)) + ": its memory is " +
@@ -368,7 +385,7 @@ void copy_array(const D& dst, const S& src) {
         if (dst.layout() == tack::layout::soa) {
           std::vector<typename D::scalar_type> part(values.size());
           for (std::size_t i = 0; i < values.size(); ++i)
-            part[i] = component_of<typename D::scalar_type>(values[i], c);
+            part[i] = get_component<typename D::scalar_type>(values[i], c);
           auto comp = dst.components()[static_cast<std::size_t>(c)];
           copy_bytes(reinterpret_cast<void*>(array_access::byte_range(comp).first),
                      comp.host_accessible(), part.data(), true, part.size() * sizeof(part[0]));
@@ -428,7 +445,7 @@ auto array<T, Rank, Space>::astype() const {
   for (std::size_t i = 0; i < values.size(); ++i) {
     for (int c = 0; c < components_per_element; ++c) {
       detail::set_component(converted[i], c,
-                            static_cast<RS>(detail::component_of<scalar_type>(values[i], c)));
+                            static_cast<RS>(detail::get_component<scalar_type>(values[i], c)));
     }
   }
   copyto(out, std::span<const R>(converted));
@@ -444,7 +461,7 @@ void array<T, Rank, Space>::fill(const value_type& value) const
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
       for (int c = 0; c < components_per_element; ++c) {
-        comps_.parts[static_cast<std::size_t>(c)].fill(detail::component_of<scalar_type>(value, c));
+        comps_.parts[static_cast<std::size_t>(c)].fill(detail::get_component<scalar_type>(value, c));
       }
       return;
     }
@@ -544,7 +561,7 @@ void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_
     if (layout_ == tack::layout::soa) {
       std::vector<scalar_type> part(nvalues);
       for (int c = 0; c < components_per_element; ++c) {
-        for (std::size_t k = 0; k < nvalues; ++k) part[k] = detail::component_of<scalar_type>(values[k], c);
+        for (std::size_t k = 0; k < nvalues; ++k) part[k] = detail::get_component<scalar_type>(values[k], c);
         comps_.parts[static_cast<std::size_t>(c)].insert_rows(pos, count, part.data(), nvalues, op);
       }
       return;
@@ -625,7 +642,7 @@ void array<T, Rank, Space>::resize_rows(index_t n, const value_type& value, cons
     if (layout_ == tack::layout::soa) {
       for (int c = 0; c < components_per_element; ++c) {
         comps_.parts[static_cast<std::size_t>(c)].resize_rows(
-            n, detail::component_of<scalar_type>(value, c), op);
+            n, detail::get_component<scalar_type>(value, c), op);
       }
       return;
     }

@@ -81,7 +81,7 @@ void copyto(const array<T, R, S>& dst, std::span<const V> values) {
     for (int c = 0; c < components_v<T>; ++c) {
       for (std::size_t i = 0; i < n; ++i) {
         if constexpr (per == 1) {
-          part[i] = detail::component_of<scalar_t<T>>(values[i], c);
+          part[i] = detail::get_component<scalar_t<T>>(values[i], c);
         } else {
           part[i] = values[i * per + static_cast<std::size_t>(c)];
         }

@@ -40,7 +40,7 @@ struct storage {
 
 /// Component `c` of an element value (the value itself for scalars).
 template <class S, class T>
-inline S component_of(const T& v, int c) noexcept {
+inline S get_component(const T& v, int c) noexcept {
   if constexpr (std::is_arithmetic_v<T>) {
     (void)c;
     return v;

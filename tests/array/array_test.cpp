@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// tack::array: metadata, factories, host access, copies, and their refusals (DESIGN §4).
+#include <tack/array/factories.hpp>
+#include <tack/array/format.hpp>
+#include <tack/types/vec.hpp>
+#include <tack/types/mat.hpp>
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+using tack::index_t;
+
+// Checks that `expr` throws `type` and that its message contains each of the fragments.
+#define EXPECT_THROW_MSG(expr, type, ...)                                                          \
+  do {                                                                                             \
+    try {                                                                                          \
+      (void)(expr);                                                                                \
+      ADD_FAILURE() << #expr " did not throw " #type;                                              \
+    } catch (const type& e) {                                                                      \
+      for (const char* frag : {__VA_ARGS__})                                                       \
+        EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)                             \
+            << "message \"" << e.what() << "\" lacks \"" << frag << "\"";                          \
+    }                                                                                              \
+  } while (0)
+
+TEST(Array, SeedShapesAndDtypes) {
+  // seeds/001: temperature, velocity and stress of 100 elements.
+  auto temperature = tack::empty<float>(100);
+  auto velocity = tack::empty<tack::vec3f>(100);
+  auto stress = tack::empty<tack::mat3f>(100);
+  velocity.fill({1.0f, 0.0f, 0.0f});
+  EXPECT_EQ(velocity.shape(), (std::array<index_t, 1>{100}));
+  EXPECT_EQ(velocity.size(), 100);
+  EXPECT_EQ(velocity.dtype(), tack::dtype_of<tack::vec3f>());
+  EXPECT_EQ(velocity.dtype().name(), std::string_view("vec3(f32)"));
+  EXPECT_EQ(velocity.storage_shape(), (std::array<index_t, 2>{100, 3}));
+  EXPECT_EQ(stress.storage_shape(), (std::array<index_t, 3>{100, 3, 3}));
+  EXPECT_EQ(temperature.storage_shape(), (std::array<index_t, 1>{100}));
+  EXPECT_EQ(velocity.scalar_dtype().name(), std::string_view("f32"));
+  EXPECT_EQ(velocity.scalar_size(), 4u);
+  EXPECT_EQ(velocity.nbytes(), 1200u);
+  EXPECT_EQ(temperature.nbytes(), 400u);  // same bytes as a (100, 3) scalar array / 3
+  EXPECT_EQ(velocity.to_vector()[99], (tack::vec3f{1, 0, 0}));
+  EXPECT_NE(velocity.dtype(), stress.dtype());
+}
+
+TEST(Array, RankIsTheNumberOfExtents) {
+  auto a = tack::zeros<double>({6, 3});
+  static_assert(decltype(a)::rank == 2);
+  EXPECT_EQ(a.extent(0), 6);
+  EXPECT_EQ(a.extent(1), 3);
+  EXPECT_EQ(a.size(), 18);
+  auto b = tack::ones<int>(tack::shape{2, 3, 4});
+  static_assert(decltype(b)::rank == 3);
+  EXPECT_EQ(b.size(), 24);
+  for (int v : b.to_vector()) EXPECT_EQ(v, 1);
+  EXPECT_THROW_MSG(a.extent(2), tack::index_error, "dimension 2", "array<f64, 2>");
+}
+
+TEST(Array, MetadataDefaults) {
+  auto a = tack::zeros<float>(5);
+  EXPECT_EQ(a.device(), tack::cpu());
+  EXPECT_EQ(a.layout(), tack::layout::aos);
+  EXPECT_FALSE(a.is_view());
+  EXPECT_FALSE(a.read_only());
+  EXPECT_EQ(a.allocator(), tack::get_allocator(tack::memory_space::host));
+  EXPECT_TRUE(a.components().empty());
+  EXPECT_EQ(a.describe(), "array<f32, 1> shape (5) on cpu");
+}
+
+TEST(Array, Factories) {
+  auto z = tack::zeros<tack::vec2d>(4);
+  for (auto v : z.to_vector()) EXPECT_EQ(v, (tack::vec2d{0, 0}));
+  auto o = tack::ones<tack::mat2f>(2);
+  for (auto m : o.to_vector()) EXPECT_EQ(m, (tack::mat2f{{1, 1}, {1, 1}}));
+  auto f = tack::full({2, 2}, 7);
+  EXPECT_EQ(f.to_vector(), (std::vector<int>{7, 7, 7, 7}));
+  auto e = tack::empty_like(f);
+  EXPECT_EQ(e.shape(), f.shape());
+  auto zl = tack::zeros_like(f);
+  EXPECT_EQ(zl.to_vector(), (std::vector<int>{0, 0, 0, 0}));
+  auto ol = tack::ones_like(f);
+  EXPECT_EQ(ol.to_vector(), (std::vector<int>{1, 1, 1, 1}));
+  auto fl = tack::full_like(f, 3);
+  EXPECT_EQ(fl.to_vector(), (std::vector<int>{3, 3, 3, 3}));
+  // a large zeros comes from fresh pages and must still read as zero
+  auto big = tack::zeros<double>(1 << 20);
+  auto bv = big.to_vector();
+  EXPECT_EQ(std::accumulate(bv.begin(), bv.end(), 0.0), 0.0);
+  // empty of zero elements
+  auto none = tack::empty<float>(0);
+  EXPECT_EQ(none.size(), 0);
+  EXPECT_TRUE(none.to_vector().empty());
+}
+
+TEST(Array, NegativeExtentsAreRefused) {
+  EXPECT_THROW_MSG(tack::empty<float>({3, -2}), tack::value_error, "-2", "dimension 1", "(3, -2)");
+  EXPECT_THROW_MSG(tack::zeros<float>(-1), tack::value_error, "-1");
+  EXPECT_THROW_MSG(tack::empty<float>(3, {.capacity = -5}), tack::value_error, "-5");
+}
+
+TEST(Array, ArrayFrom) {
+  auto a = tack::array_from({2, 5, 11});
+  EXPECT_EQ(tack::to_string(a), "[2, 5, 11]");
+  std::vector<double> v{1.5, 2.5};
+  auto b = tack::array_from(v);
+  v[0] = 99;  // a copy: the array does not see it
+  EXPECT_EQ(b(0), 1.5);
+  auto c = tack::array_from<tack::vec3f>({1.f, 0.f, 0.f, 0.f, 1.f, 0.f});
+  EXPECT_EQ(c.size(), 2);
+  EXPECT_EQ(c(1), (tack::vec3f{0, 1, 0}));
+  EXPECT_THROW_MSG(tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f}), tack::value_error,
+                   "(4)", "vec3(f32)", "(n, 3)");
+  EXPECT_THROW_MSG(tack::array_from<int>({{1, 2}, {3}}), tack::value_error, "row 1", "(2, 2)");
+}
+
+TEST(Array, HostElementAccess) {
+  auto a = tack::zeros<float>({2, 3});
+  a(1, 2) = 5.0f;
+  EXPECT_EQ(a(1, 2), 5.0f);
+  EXPECT_EQ(a[5], 5.0f);  // flat, row-major
+  EXPECT_THROW_MSG(a(2, 0), tack::index_error, "index 2", "dimension 0", "extent 2");
+  EXPECT_THROW_MSG(a(0, -1), tack::index_error, "index -1", "dimension 1");
+  EXPECT_THROW_MSG(a[6], tack::index_error, "index 6", "6 elements");
+  auto r = tack::array_from({1, 2, 3});
+  int sum = 0;
+  for (int x : r) sum += x;
+  EXPECT_EQ(sum, 6);
+  EXPECT_EQ(r.end() - r.begin(), 3);
+}
+
+TEST(Array, CopiesShareHandlesCopyDuplicates) {
+  auto a = tack::array_from({1, 2, 3});
+  auto shared = a;  // shares
+  shared(0) = 10;
+  EXPECT_EQ(a(0), 10);
+  auto dup = a.copy();
+  dup(1) = 20;
+  EXPECT_EQ(a(1), 2);
+  EXPECT_EQ(dup.to_vector(), (std::vector<int>{10, 20, 3}));
+  EXPECT_EQ(dup.allocator(), a.allocator());
+  EXPECT_FALSE(dup.is_view());
+  EXPECT_TRUE(tack::array_equal(a, shared));
+  EXPECT_FALSE(tack::array_equal(a, dup));
+  EXPECT_FALSE(tack::array_equal(a, tack::array_from({10, 2})));
+}
+
+TEST(Array, Astype) {
+  auto v = tack::array_from<tack::vec3f>({1.5f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  auto d = v.astype<double>();  // scalar U keeps the vector dimensions
+  static_assert(std::is_same_v<decltype(d)::value_type, tack::vec3d>);
+  EXPECT_EQ(d(0), (tack::vec3d{1.5, 2, 3}));
+  auto i = tack::array_from({1.7, -2.2}).astype<int>();
+  EXPECT_EQ(i.to_vector(), (std::vector<int>{1, -2}));
+  auto as_vec = tack::zeros<tack::mat2f>(3).astype<tack::vec4f>();  // element U: same count
+  static_assert(std::is_same_v<decltype(as_vec)::value_type, tack::vec4f>);
+  EXPECT_EQ(as_vec.size(), 3);
+}
+
+TEST(Array, FillAndCopyto) {
+  auto a = tack::empty<tack::vec3f>(1000);
+  a.fill({1, 2, 3});
+  for (auto v : a.to_vector()) ASSERT_EQ(v, (tack::vec3f{1, 2, 3}));
+  auto b = tack::zeros<tack::vec3f>(1000);
+  tack::copyto(b, a);
+  EXPECT_TRUE(tack::array_equal(a, b));
+  auto c = tack::zeros<int>(3);
+  tack::copyto(c, {4, 5, 6});
+  EXPECT_EQ(c.to_vector(), (std::vector<int>{4, 5, 6}));
+  tack::copyto(c, std::vector<int>{7, 8, 9});
+  EXPECT_EQ(c.to_vector(), (std::vector<int>{7, 8, 9}));
+  auto v = tack::zeros<tack::vec2f>(2);
+  tack::copyto(v, std::vector<float>{1, 2, 3, 4});  // scalar components
+  EXPECT_EQ(v(1), (tack::vec2f{3, 4}));
+}
+
+TEST(Array, CopytoShapeMismatchNamesBothShapes) {
+  auto a = tack::zeros<float>({2, 3});
+  auto b = tack::zeros<float>({3, 2});
+  EXPECT_THROW_MSG(tack::copyto(a, b), tack::value_error, "(2, 3)", "(3, 2)");
+  EXPECT_THROW_MSG(tack::copyto(a, std::vector<float>(5)), tack::value_error, "5 values", "(2, 3)");
+  auto v = tack::zeros<tack::vec3f>(2);
+  EXPECT_THROW_MSG(tack::copyto(v, std::vector<float>{1, 2, 3, 4}), tack::value_error, "(4)",
+                   "(2, 3)");
+}
+
+TEST(Array, LargeCopyAndFillAreExact) {
+  // Above the streaming threshold: the non-temporal paths must write every byte.
+  const index_t n = (1 << 21) + 13;
+  auto a = tack::empty<double>(n);
+  a.fill(3.25);
+  auto v = a.to_vector();
+  for (index_t i = 0; i < n; i += 4099) ASSERT_EQ(v[static_cast<std::size_t>(i)], 3.25);
+  EXPECT_EQ(v.back(), 3.25);
+  auto b = tack::empty<tack::vec3f>(n);  // 12-byte pattern across 16-byte stores
+  b.fill({1, 2, 3});
+  auto bv = b.to_vector();
+  for (index_t i = 0; i < n; i += 977) ASSERT_EQ(bv[static_cast<std::size_t>(i)], (tack::vec3f{1, 2, 3}));
+  EXPECT_EQ(bv.back(), (tack::vec3f{1, 2, 3}));
+  auto c = b.copy();
+  EXPECT_TRUE(tack::array_equal(b, c));
+  auto off = tack::empty<std::int8_t>(n);  // odd sizes and alignments
+  off.fill(7);
+  auto view = off.rows(3, n - 5);
+  auto copy = view.copy();
+  EXPECT_TRUE(tack::array_equal(copy, view));
+}
+
+TEST(Array, ToDeviceOnTheCpuIsTheArrayItself) {
+  auto a = tack::zeros<float>(4);
+  auto b = a.to_device(tack::cpu());
+  b(0) = 1;
+  EXPECT_EQ(a(0), 1);
+  if (!tack::is_available(tack::cuda())) {
+    EXPECT_THROW_MSG(a.to_device(tack::cuda()), tack::device_error, "cuda:0");
+  }
+}
+
+TEST(Array, ToVectorAsync) {
+  auto a = tack::array_from({1, 2});
+  auto pending = a.to_vector_async();
+  EXPECT_EQ(pending.get(), (std::vector<int>{1, 2}));
+}
+
+TEST(Array, Printing) {
+  EXPECT_EQ(tack::to_string(tack::array_from<int>({{1, 4, 2}, {8, 0, -1}})), "[[1, 4, 2], [8, 0, -1]]");
+  EXPECT_EQ(tack::to_string(tack::zeros<float>(0)), "[]");
+  EXPECT_EQ(tack::to_string(tack::array_from<std::uint8_t>({1, 2})), "[1, 2]");
+}
+
+TEST(Array, MovedFromIsRefused) {
+  auto a = tack::zeros<float>(3);
+  auto b = std::move(a);
+  EXPECT_EQ(b.size(), 3);
+  EXPECT_FALSE(a.valid());  // NOLINT(bugprone-use-after-move): testing the moved-from state
+  EXPECT_THROW_MSG(a.size(), tack::value_error, "moved from");
+  EXPECT_THROW_MSG(a.rows(0, 1), tack::value_error, "moved from");
+}
+
+TEST(Array, ConstHandles) {
+  auto a = tack::array_from({1, 2, 3});
+  tack::array<const int> c = a;  // implicit conversion to the read-only handle type
+  EXPECT_EQ(c(1), 2);
+  static_assert(std::is_same_v<decltype(c(1)), const int&>);
+  auto c2 = a.as_const();
+  static_assert(std::is_same_v<decltype(c2), tack::array<const int>>);
+  EXPECT_EQ(c2.data(), a.data());
+  auto writable_copy = c.copy();  // a copy of a read-only handle is writable
+  writable_copy(0) = 5;
+  EXPECT_EQ(a(0), 1);
+}
+
+TEST(Array, FromPtrBorrowsReadOnlyUnlessAsked) {
+  std::vector<float> host{1, 2, 3, 4, 5, 6};
+  auto ro = tack::from_ptr(host.data(), {2, 3});
+  EXPECT_TRUE(ro.read_only());
+  EXPECT_FALSE(ro.is_view());
+  EXPECT_EQ(ro.allocator(), -1);
+  EXPECT_EQ(ro.as_const()(1, 0), 4.0f);
+  EXPECT_THROW_MSG(ro(0, 0), tack::read_only_error, "read-only", "as_const()", "(2, 3)");
+  EXPECT_THROW_MSG(ro.fill(0), tack::read_only_error, "read-only");
+  EXPECT_THROW_MSG(tack::copyto(ro, std::vector<float>(6)), tack::read_only_error, "read-only");
+  auto rw = tack::from_ptr(host.data(), {6}, {.writable = true});
+  rw(0) = 10;
+  EXPECT_EQ(host[0], 10);
+  // growth of borrowed memory is refused
+  EXPECT_THROW_MSG(rw.push_back(1), tack::value_error, "push_back", "borrowed");
+  EXPECT_THROW_MSG(ro.reshape({6}).as_const().size() ? ro.resize(3) : void(), tack::value_error,
+                   "resize");
+}
+
+TEST(Array, FromPtrKeepsItsOwnerAlive) {
+  auto owner = std::make_shared<std::vector<double>>(4, 2.0);
+  std::weak_ptr<std::vector<double>> watch = owner;
+  auto a = tack::from_ptr(owner->data(), {4}, {.owner = owner});
+  owner.reset();
+  EXPECT_FALSE(watch.expired());
+  auto view = a.rows(1, 3);
+  a = tack::zeros<double>(1);
+  EXPECT_FALSE(watch.expired());  // the view still holds it
+  EXPECT_EQ(view.as_const()(0), 2.0);
+  view = tack::zeros<double>(1);
+  EXPECT_TRUE(watch.expired());  // released exactly once, after the last handle
+}
+
+TEST(Array, OutOfMemoryLeavesNothingBehind) {
+  const index_t huge = index_t{1} << 58;
+  EXPECT_THROW_MSG(tack::empty<double>(huge), tack::out_of_memory, "bytes");
+  auto a = tack::array_from({1, 2, 3});
+  EXPECT_THROW(a.reserve(huge), tack::out_of_memory);
+  EXPECT_EQ(a.to_vector(), (std::vector<int>{1, 2, 3}));  // unchanged
+  EXPECT_EQ(a.capacity(), 3);
+}
+
+TEST(Array, ExportMemory) {
+  auto a = tack::zeros<float>(8);
+  auto m = a.export_memory();
+  EXPECT_EQ(m.data, a.data());
+  EXPECT_EQ(m.nbytes, 32u);
+  EXPECT_EQ(m.device, tack::cpu());
+  std::weak_ptr<void> watch = m.keep_alive;
+  a = tack::zeros<float>(1);
+  EXPECT_FALSE(watch.expired());  // the export keeps the allocation alive
+  m.keep_alive.reset();
+  EXPECT_TRUE(watch.expired());
+  auto b = tack::zeros<float>(8);
+  EXPECT_THROW_MSG(b.rows(2, 4).export_memory(), tack::value_error, "export_memory", "view",
+                   "rows [2, 4) of 8");
+}
+
+TEST(Array, FixedMemorySpace) {
+  tack::array<float, 1, tack::memory_space::host> h;
+  h.push_back(1.0f);
+  EXPECT_EQ(h.size(), 1);
+  auto dyn = tack::zeros<float>(3);
+  tack::array<float, 1, tack::memory_space::host> fixed(dyn);  // checked: host memory
+  fixed(0) = 2;
+  EXPECT_EQ(dyn(0), 2);
+  using device_array = tack::array<float, 1, tack::memory_space::device>;
+  EXPECT_THROW_MSG(device_array{dyn}, tack::value_error, "device", "host");
+}
