@@ -41,10 +41,10 @@ struct row_info {
 /// Reports index `i` outside `[0, n)`. `flat`: the index is into the flat element sequence (the
 /// message says "flat index" and "size"); `dim >= 0`: the dimension of a multi-index.
 /// Example: "tack::view: index 2 out of range for extent 2 (rows [2, 4) of a root with 6 rows)".
-inline TACK_HOST_DEVICE void report_index(const char *file, int line, const char *what, bool flat,
+inline TACK_HOST_DEVICE void report_index(const char* file, int line, const char* what, bool flat,
                                           index_t i, index_t n, int dim, row_info rows) {
-  const char *index_word = flat ? "flat index" : "index";
-  const char *extent_word = flat ? "size" : "extent";
+  const char* index_word = flat ? "flat index" : "index";
+  const char* extent_word = flat ? "size" : "extent";
   if (rows.is_row_view()) {
     const long long begin = ll(rows.row_begin);
     const long long end = ll(rows.row_begin + rows.view_rows);
@@ -70,7 +70,7 @@ inline TACK_HOST_DEVICE void report_index(const char *file, int line, const char
 }
 
 /// Reports a row range `[i, j)` that is not inside `[0, n)` (or has `j < i`).
-inline TACK_HOST_DEVICE void report_rows(const char *file, int line, const char *what, index_t i,
+inline TACK_HOST_DEVICE void report_rows(const char* file, int line, const char* what, index_t i,
                                          index_t j, index_t n, row_info rows) {
   if (rows.is_row_view()) {
     TACK_PRECONDITION_HANDLER(
@@ -114,7 +114,7 @@ TACK_HOST_DEVICE constexpr bool check_index_count() noexcept {
 
 #undef TACK_IMPL_INDEX_COUNT_CASE
 
-} // namespace tack::detail
+}  // namespace tack::detail
 
 #if TACK_BOUNDS_CHECK
 /// `TACK_IMPL_CHECK_INDEX(i, n, "tack::view", flat, dim, rows)`: reports `i` outside `[0, n)`.

@@ -2,14 +2,15 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::layout_left`: column-major mapping, the first index varies fastest (Fortran, BLAS,
-/// Kokkos' default on GPUs).
-/// Over extents `(C, N)` it maps `(c, i)` to `c + i * C`: one sample's C components are
-/// contiguous (interleaved, array-of-structures).
+/// Kokkos' default on GPUs). Over extents `(C, N)` it maps `(c, i)` to `c + i * C`: one sample's C
+/// components are contiguous (interleaved, array-of-structures).
 
-#include <concepts>
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/view/extents.hpp>
+
+#include <concepts>
+#include <cstddef>
 #include <type_traits>
 
 namespace tack {
@@ -36,17 +37,17 @@ public:
   constexpr mapping() noexcept = default;
 
   /// `tack::layout_left::mapping<tack::dextents<2>> m(tack::dextents<2>(6, 3));`
-  TACK_HOST_DEVICE constexpr mapping(const extents_type &e) noexcept : Extents(e) {}
+  TACK_HOST_DEVICE constexpr mapping(const extents_type& e) noexcept : Extents(e) {}
 
   /// From a column-major mapping over compatible extents.
   template <class OtherExtents>
-  requires std::is_constructible_v<Extents, OtherExtents> TACK_HOST_DEVICE constexpr explicit(
-      !std::is_convertible_v<OtherExtents, Extents>)
-      mapping(const layout_left::mapping<OtherExtents> &other) noexcept
+    requires std::is_constructible_v<Extents, OtherExtents>
+  TACK_HOST_DEVICE constexpr explicit(!std::is_convertible_v<OtherExtents, Extents>)
+      mapping(const layout_left::mapping<OtherExtents>& other)
       : Extents(other.extents()) {}
 
   /// The extents this mapping covers.
-  TACK_HOST_DEVICE constexpr const extents_type &extents() const noexcept { return *this; }
+  TACK_HOST_DEVICE constexpr const extents_type& extents() const noexcept { return *this; }
 
   /// The number of elements the mapped memory must hold: the product of the extents.
   TACK_HOST_DEVICE constexpr index_t required_span_size() const noexcept {
@@ -55,16 +56,15 @@ public:
 
   /// Offset of `(i, j, k)`: `i + n0 * (j + n1 * k)`. `m(c, i) == c + i * C`
   template <std::integral... I>
-  requires(sizeof...(I) == std::size_t(Extents::rank())) TACK_FORCEINLINE constexpr index_t
-  operator()(I... i) const noexcept {
+    requires(sizeof...(I) == std::size_t(Extents::rank()))
+  TACK_FORCEINLINE constexpr index_t operator()(I... i) const noexcept {
     if constexpr (sizeof...(I) == 0) {
       return 0;
     } else {
       const index_t idx[] = {index_t(i)...};
       constexpr int last = Extents::rank() - 1;
       index_t offset = idx[last];
-      for (int d = last - 1; d >= 0; --d)
-        offset = offset * extents().extent(d) + idx[d];
+      for (int d = last - 1; d >= 0; --d) offset = offset * extents().extent(d) + idx[d];
       return offset;
     }
   }
@@ -72,8 +72,7 @@ public:
   /// Distance in elements between neighbours along dimension `r`: the product of earlier extents.
   TACK_HOST_DEVICE constexpr index_t stride(int r) const noexcept {
     index_t s = 1;
-    for (int d = 0; d < r; ++d)
-      s *= extents().extent(d);
+    for (int d = 0; d < r; ++d) s *= extents().extent(d);
     return s;
   }
 
@@ -93,9 +92,9 @@ public:
   /// Equal when the extents are.
   template <class OtherExtents>
   TACK_HOST_DEVICE friend constexpr bool
-  operator==(const mapping &a, const layout_left::mapping<OtherExtents> &b) noexcept {
+  operator==(const mapping& a, const layout_left::mapping<OtherExtents>& b) noexcept {
     return a.extents() == b.extents();
   }
 };
 
-} // namespace tack
+}  // namespace tack

@@ -5,10 +5,12 @@
 /// default). Over extents `(C, N)` it maps `(c, i)` to `c * N + i`: every component's N samples are
 /// contiguous, which is what makes an aether-style view structure-of-arrays.
 
-#include <concepts>
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/view/extents.hpp>
+
+#include <concepts>
+#include <cstddef>
 #include <type_traits>
 
 namespace tack {
@@ -35,17 +37,17 @@ public:
   constexpr mapping() noexcept = default;
 
   /// `tack::layout_right::mapping<tack::dextents<2>> m(tack::dextents<2>(6, 3));`
-  TACK_HOST_DEVICE constexpr mapping(const extents_type &e) noexcept : Extents(e) {}
+  TACK_HOST_DEVICE constexpr mapping(const extents_type& e) noexcept : Extents(e) {}
 
   /// From a row-major mapping over compatible extents.
   template <class OtherExtents>
-  requires std::is_constructible_v<Extents, OtherExtents> TACK_HOST_DEVICE constexpr explicit(
-      !std::is_convertible_v<OtherExtents, Extents>)
-      mapping(const layout_right::mapping<OtherExtents> &other) noexcept
+    requires std::is_constructible_v<Extents, OtherExtents>
+  TACK_HOST_DEVICE constexpr explicit(!std::is_convertible_v<OtherExtents, Extents>)
+      mapping(const layout_right::mapping<OtherExtents>& other)
       : Extents(other.extents()) {}
 
   /// The extents this mapping covers.
-  TACK_HOST_DEVICE constexpr const extents_type &extents() const noexcept { return *this; }
+  TACK_HOST_DEVICE constexpr const extents_type& extents() const noexcept { return *this; }
 
   /// The number of elements the mapped memory must hold: the product of the extents.
   TACK_HOST_DEVICE constexpr index_t required_span_size() const noexcept {
@@ -54,15 +56,14 @@ public:
 
   /// Offset of `(i, j, ...)`: `((i * n1 + j) * n2 + k) ...`. `m(c, i) == c * N + i`
   template <std::integral... I>
-  requires(sizeof...(I) == std::size_t(Extents::rank())) TACK_FORCEINLINE constexpr index_t
-  operator()(I... i) const noexcept {
+    requires(sizeof...(I) == std::size_t(Extents::rank()))
+  TACK_FORCEINLINE constexpr index_t operator()(I... i) const noexcept {
     if constexpr (sizeof...(I) == 0) {
       return 0;
     } else {
       const index_t idx[] = {index_t(i)...};
       index_t offset = idx[0];
-      for (int d = 1; d < Extents::rank(); ++d)
-        offset = offset * extents().extent(d) + idx[d];
+      for (int d = 1; d < Extents::rank(); ++d) offset = offset * extents().extent(d) + idx[d];
       return offset;
     }
   }
@@ -70,8 +71,7 @@ public:
   /// Distance in elements between neighbours along dimension `r`: the product of later extents.
   TACK_HOST_DEVICE constexpr index_t stride(int r) const noexcept {
     index_t s = 1;
-    for (int d = r + 1; d < Extents::rank(); ++d)
-      s *= extents().extent(d);
+    for (int d = r + 1; d < Extents::rank(); ++d) s *= extents().extent(d);
     return s;
   }
 
@@ -91,9 +91,9 @@ public:
   /// Equal when the extents are.
   template <class OtherExtents>
   TACK_HOST_DEVICE friend constexpr bool
-  operator==(const mapping &a, const layout_right::mapping<OtherExtents> &b) noexcept {
+  operator==(const mapping& a, const layout_right::mapping<OtherExtents>& b) noexcept {
     return a.extents() == b.extents();
   }
 };
 
-} // namespace tack
+}  // namespace tack

@@ -4,13 +4,14 @@
 /// @file `tack::layout_stride`: any strides, one per dimension; offset `sum(i_d * stride_d)`.
 /// Axom's `ArrayView` with a spacing is this layout with row-major strides times the spacing.
 
-#include <array>
-#include <concepts>
-#include <cstddef>
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/core/precondition.hpp>
 #include <tack/view/extents.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
 #include <type_traits>
 
 namespace tack {
@@ -26,13 +27,12 @@ struct layout_stride {
 namespace detail {
 // Another layout's mapping that layout_stride can take over: unique, strided, same rank.
 template <class M, class Extents>
-concept strided_mapping_of_rank = requires(const M &m) {
+concept strided_mapping_of_rank = requires(const M& m) {
   typename M::extents_type;
-  {m.extents()};
+  { m.extents() };
   { m.stride(0) } -> std::convertible_to<index_t>;
-}
-&&M::is_always_unique() && M::is_always_strided() && M::extents_type::rank() == Extents::rank();
-} // namespace detail
+} && M::is_always_unique() && M::is_always_strided() && M::extents_type::rank() == Extents::rank();
+}  // namespace detail
 
 // Holds the extents as a base (empty-base optimization for static extents) and one stride per
 // dimension.
@@ -52,8 +52,8 @@ public:
   TACK_HOST_DEVICE constexpr mapping() noexcept { set_row_major(); }
 
   /// `mapping m(tack::dextents<2>(2, 3), {12, 4});` (strides are in elements, not bytes).
-  TACK_HOST_DEVICE constexpr mapping(const extents_type &e,
-                                     const std::array<index_t, std::size_t(rank_)> &strides)
+  TACK_HOST_DEVICE constexpr mapping(const extents_type& e,
+                                     const std::array<index_t, std::size_t(rank_)>& strides)
       : Extents(e) {
     for (int d = 0; d < rank_; ++d) {
       TACK_EXPECTS(strides[std::size_t(d)] >= 0,
@@ -66,17 +66,16 @@ public:
   /// From any unique strided mapping (layout_right, layout_left, layout_stride) of the same rank.
   /// `layout_stride::mapping<dextents<2>> s(layout_right::mapping<dextents<2>>(e));`
   template <class Other>
-  requires detail::strided_mapping_of_rank<Other, Extents> && std::
-      is_constructible_v<Extents, typename Other::extents_type> TACK_HOST_DEVICE constexpr explicit(
-          !std::is_convertible_v<typename Other::extents_type, Extents>)
-          mapping(const Other &other) noexcept
+    requires detail::strided_mapping_of_rank<Other, Extents> &&
+             std::is_constructible_v<Extents, typename Other::extents_type>
+  TACK_HOST_DEVICE constexpr explicit(!std::is_convertible_v<typename Other::extents_type, Extents>)
+      mapping(const Other& other)
       : Extents(other.extents()) {
-    for (int d = 0; d < rank_; ++d)
-      strides_[d] = other.stride(d);
+    for (int d = 0; d < rank_; ++d) strides_[d] = other.stride(d);
   }
 
   /// The extents this mapping covers.
-  TACK_HOST_DEVICE constexpr const extents_type &extents() const noexcept { return *this; }
+  TACK_HOST_DEVICE constexpr const extents_type& extents() const noexcept { return *this; }
 
   /// Distance in elements between neighbours along dimension `r`.
   TACK_HOST_DEVICE constexpr index_t stride(int r) const noexcept { return strides_[r]; }
@@ -84,8 +83,7 @@ public:
   /// All strides. `auto s = m.strides(); s[0]`
   TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(rank_)> strides() const noexcept {
     std::array<index_t, std::size_t(rank_)> s{};
-    for (int d = 0; d < rank_; ++d)
-      s[std::size_t(d)] = strides_[d];
+    for (int d = 0; d < rank_; ++d) s[std::size_t(d)] = strides_[d];
     return s;
   }
 
@@ -94,8 +92,7 @@ public:
     index_t span = 1;
     for (int d = 0; d < rank_; ++d) {
       const index_t n = extents().extent(d);
-      if (n == 0)
-        return 0;
+      if (n == 0) return 0;
       span += (n - 1) * strides_[d];
     }
     return span;
@@ -103,15 +100,14 @@ public:
 
   /// Offset of `(i, j, ...)`: `i * stride(0) + j * stride(1) + ...`.
   template <std::integral... I>
-  requires(sizeof...(I) == std::size_t(rank_)) TACK_FORCEINLINE constexpr index_t
-  operator()(I... i) const noexcept {
+    requires(sizeof...(I) == std::size_t(rank_))
+  TACK_FORCEINLINE constexpr index_t operator()(I... i) const noexcept {
     if constexpr (sizeof...(I) == 0) {
       return 0;
     } else {
       const index_t idx[] = {index_t(i)...};
       index_t offset = 0;
-      for (int d = 0; d < rank_; ++d)
-        offset += idx[d] * strides_[d];
+      for (int d = 0; d < rank_; ++d) offset += idx[d] * strides_[d];
       return offset;
     }
   }
@@ -134,12 +130,10 @@ public:
   /// Equal when the extents and the strides are.
   template <class OtherExtents>
   TACK_HOST_DEVICE friend constexpr bool
-  operator==(const mapping &a, const layout_stride::mapping<OtherExtents> &b) noexcept {
-    if (!(a.extents() == b.extents()))
-      return false;
+  operator==(const mapping& a, const layout_stride::mapping<OtherExtents>& b) noexcept {
+    if (!(a.extents() == b.extents())) return false;
     for (int d = 0; d < rank_; ++d) {
-      if (a.stride(d) != b.stride(d))
-        return false;
+      if (a.stride(d) != b.stride(d)) return false;
     }
     return true;
   }
@@ -154,4 +148,4 @@ private:
   }
 };
 
-} // namespace tack
+}  // namespace tack

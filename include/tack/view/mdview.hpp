@@ -6,16 +6,17 @@
 /// arithmetic; it owns and copies nothing, is trivially copyable and works on host and device.
 /// `tack::make_view<T, E...>(buffer_or_pointer, dynamic_extents...)` builds the row-major one.
 
-#include <concepts>
-#include <cstddef>
-#include <cstdint>
-#include <string>
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
 #include <tack/view/extents.hpp>
 #include <tack/view/layout.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -24,13 +25,13 @@ namespace tack {
 namespace detail {
 template <class>
 inline constexpr bool dependent_false = false;
-} // namespace detail
+}  // namespace detail
 
 /// A view of `T` elements at `data()` over the shape `Extents` laid out by `Layout`.
 /// `tack::mdview<double, tack::extents<3, tack::dyn>> v(ptr, 11); v(c, i) = 1.0;`
 ///
 /// The mapping is held as a base class: with all-static extents and layout_right it is empty and
-/// the view is one pointer.
+/// the view is one pointer. Accesses are bounds-checked when TACK_BOUNDS_CHECK is on.
 template <class T, class Extents, class Layout = layout_right>
 class mdview : private Layout::template mapping<Extents> {
   static_assert(is_extents_v<Extents>,
@@ -41,20 +42,20 @@ class mdview : private Layout::template mapping<Extents> {
 
   using mapping_base = typename Layout::template mapping<Extents>;
 
-  T *data_ = nullptr;
+  T* data_ = nullptr;
 
   template <class, class, class>
   friend class mdview;
 
 public:
-  using element_type = T;                 ///< `T`, const-qualified for read-only views
-  using value_type = std::remove_cv_t<T>; ///< `T` without const
-  using extents_type = Extents;           ///< the shape type
-  using layout_type = Layout;             ///< the layout policy
-  using mapping_type = mapping_base;      ///< `Layout::mapping<Extents>`
-  using index_type = index_t;             ///< signed 64-bit
-  using pointer = T *;                    ///< what `data()` returns
-  using reference = T &;                  ///< what element access returns
+  using element_type = T;                  ///< `T`, const-qualified for read-only views
+  using value_type = std::remove_cv_t<T>;  ///< `T` without const
+  using extents_type = Extents;            ///< the shape type
+  using layout_type = Layout;              ///< the layout policy
+  using mapping_type = mapping_base;       ///< `Layout::mapping<Extents>`
+  using index_type = index_t;              ///< signed 64-bit
+  using pointer = T*;                      ///< what `data()` returns
+  using reference = T&;                    ///< what element access returns
 
   /// Number of dimensions. `static_assert(decltype(v)::rank() == 2);`
   TACK_HOST_DEVICE static constexpr int rank() noexcept { return Extents::rank(); }
@@ -69,34 +70,35 @@ public:
   constexpr mdview() noexcept = default;
 
   /// Over `p` with the given mapping. `mdview<float, dextents<2>, layout_stride> v(p, m);`
-  TACK_HOST_DEVICE constexpr mdview(T *p, const mapping_type &m) noexcept
+  TACK_HOST_DEVICE constexpr mdview(T* p, const mapping_type& m) noexcept
       : mapping_base(m), data_(p) {}
 
   /// Over `p` with the given extents (layouts that need no more than extents: right, left).
-  TACK_HOST_DEVICE constexpr mdview(T *p, const extents_type &e) requires
-      std::is_constructible_v<mapping_type, const extents_type &> : mapping_base(e),
-                                                                    data_(p) {}
+  /// (`type_identity_t` keeps this constructor out of class template argument deduction, where it
+  /// would deduce `mdview(p, 4)` as a view whose extents have type `int`.)
+  TACK_HOST_DEVICE constexpr mdview(T* p, const std::type_identity_t<extents_type>& e) noexcept
+    requires std::is_constructible_v<mapping_type, const extents_type&>
+      : mapping_base(e), data_(p) {}
 
   /// Over `p`, one value per dynamic extent (or one per dimension).
   /// `tack::mdview<double, tack::extents<3, tack::dyn>> v(p, 11);`
   template <std::integral... I>
-  requires std::is_constructible_v<Extents, I...> && std::is_constructible_v<
-      mapping_type,
-      const extents_type &> TACK_HOST_DEVICE constexpr explicit mdview(T *p, I... dynamic_extents)
+    requires std::is_constructible_v<Extents, I...> &&
+             std::is_constructible_v<mapping_type, const extents_type&>
+  TACK_HOST_DEVICE constexpr explicit mdview(T* p, I... dynamic_extents)
       : mapping_base(extents_type(dynamic_extents...)), data_(p) {}
 
   /// From a view of `U` (`T` is `U` or `const U`) whose mapping converts to this one; implicit
   /// when nothing needs a run-time check. `mdview<const float, dextents<1>> r = w;`
   template <class U, class OtherExtents, class OtherLayout>
-  requires std::is_convertible_v<U (*)[], T (*)[]> && std::is_constructible_v < mapping_type,
-      const typename OtherLayout::template mapping<OtherExtents>
-  & > TACK_HOST_DEVICE constexpr explicit(
-          !std::is_convertible_v<const typename OtherLayout::template mapping<OtherExtents> &,
-                                 mapping_type>)
-          mdview(const mdview<U, OtherExtents, OtherLayout> &other)
-
-      : mapping_base(other.mapping()),
-  data_(other.data_) {}
+    requires std::is_convertible_v<U (*)[], T (*)[]> &&
+             std::is_constructible_v<mapping_type,
+                                     const typename OtherLayout::template mapping<OtherExtents>&>
+  TACK_HOST_DEVICE constexpr explicit(
+      !std::is_convertible_v<const typename OtherLayout::template mapping<OtherExtents>&,
+                             mapping_type>)
+      mdview(const mdview<U, OtherExtents, OtherLayout>& other)
+      : mapping_base(other.mapping()), data_(other.data_) {}
 
   /// Element at `(i, j, ...)`, exactly `rank()` integer indices (fails to compile otherwise).
   /// `v(c, i) = 2.0;`
@@ -121,9 +123,9 @@ public:
   /// Pointer to the element at offset 0 (`v.data() + v.mapping()(i, j)` is `&v(i, j)`).
   TACK_FORCEINLINE constexpr pointer data() const noexcept { return data_; }
   /// The layout mapping.
-  TACK_HOST_DEVICE constexpr const mapping_type &mapping() const noexcept { return *this; }
+  TACK_HOST_DEVICE constexpr const mapping_type& mapping() const noexcept { return *this; }
   /// The shape.
-  TACK_HOST_DEVICE constexpr const extents_type &extents() const noexcept {
+  TACK_HOST_DEVICE constexpr const extents_type& extents() const noexcept {
     return mapping().extents();
   }
   /// Extent of dimension `d`. `v.extent(1)`
@@ -163,7 +165,7 @@ public:
 protected:
   // Checked access shared with array_view, which reports under its own name.
   template <class... I>
-  TACK_FORCEINLINE constexpr reference access([[maybe_unused]] const char *what, I... i) const {
+  TACK_FORCEINLINE constexpr reference access([[maybe_unused]] const char* what, I... i) const {
     if constexpr (!detail::check_index_count<rank(), sizeof...(I)>()) {
       return *data_;
     } else {
@@ -176,11 +178,8 @@ protected:
     }
   }
 
-  // Rebinds the pointer (array_view's constructors compute the mapping first).
-  TACK_HOST_DEVICE constexpr void set_data(T *p) noexcept { data_ = p; }
-
 private:
-  TACK_HOST_DEVICE constexpr void check_index([[maybe_unused]] const char *what,
+  TACK_HOST_DEVICE constexpr void check_index([[maybe_unused]] const char* what,
                                               [[maybe_unused]] index_t i,
                                               [[maybe_unused]] int d) const {
     TACK_IMPL_CHECK_INDEX(i, extent(d), what, false, rank() == 1 ? -1 : d,
@@ -190,49 +189,48 @@ private:
 
 /// `tack::mdview(p, 6, 3)` is an `mdview<T, dextents<2>>`.
 template <class T, std::integral... I>
-TACK_HOST_DEVICE mdview(T *, I...)->mdview<T, dextents<int(sizeof...(I))>>;
+TACK_HOST_DEVICE mdview(T*, I...) -> mdview<T, dextents<int(sizeof...(I))>>;
 /// `tack::mdview(p, tack::extents<3, tack::dyn>(11))`.
 template <class T, index_t... E>
-TACK_HOST_DEVICE mdview(T *, const extents<E...> &)->mdview<T, extents<E...>>;
+TACK_HOST_DEVICE mdview(T*, const extents<E...>&) -> mdview<T, extents<E...>>;
 /// `tack::mdview(p, layout_stride::mapping<dextents<2>>(...))`.
 template <class T, class Mapping>
-requires requires {
-  typename Mapping::layout_type;
-  typename Mapping::extents_type;
-}
-TACK_HOST_DEVICE mdview(T *, const Mapping &)
-    ->mdview<T, typename Mapping::extents_type, typename Mapping::layout_type>;
+  requires requires {
+    typename Mapping::layout_type;
+    typename Mapping::extents_type;
+  }
+TACK_HOST_DEVICE mdview(T*, const Mapping&)
+    -> mdview<T, typename Mapping::extents_type, typename Mapping::layout_type>;
 
 namespace detail {
 
 // The `T*` behind a pointer (typed or void) for make_view.
 template <class T, class P>
-TACK_HOST_DEVICE constexpr T *view_pointer(P *p) noexcept {
+TACK_HOST_DEVICE constexpr T* view_pointer(P* p) noexcept {
   if constexpr (std::is_void_v<P>) {
     if constexpr (std::is_const_v<P> && !std::is_const_v<T>) {
       static_assert(dependent_false<P>,
                     "tack::make_view: the memory is const; use tack::make_view<const T, ...>");
       return nullptr;
     } else {
-      return static_cast<T *>(p);
+      return static_cast<T*>(p);
     }
-  } else if constexpr (!std::is_convertible_v<P(*)[], T(*)[]>) {
-    static_assert(
-        dependent_false<P>,
-        "tack::make_view<T, ...>: the pointer must point to T (or make_view<const T> from "
-        "a T*); reinterpret other memory through a void* or a buffer");
+  } else if constexpr (!std::is_convertible_v<P (*)[], T (*)[]>) {
+    static_assert(dependent_false<P>,
+                  "tack::make_view<T, ...>: the pointer must point to T (or make_view<const T> "
+                  "from a T*); reinterpret other memory through a void* or a buffer");
     return nullptr;
   } else {
     return p;
   }
 }
 
-} // namespace detail
+}  // namespace detail
 
 /// A row-major view of `T` over `p`: `E...` are the extents (values or `tack::dyn`), one run-time
 /// value per `tack::dyn`. `auto v = tack::make_view<double, 3, tack::dyn>(ptr, 11);  // v(c, i)`
 template <class T, index_t... E, class P, std::integral... I>
-TACK_HOST_DEVICE constexpr mdview<T, extents<E...>> make_view(P *p, I... dynamic_extents) {
+TACK_HOST_DEVICE constexpr mdview<T, extents<E...>> make_view(P* p, I... dynamic_extents) {
   static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
                 "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
   return mdview<T, extents<E...>>(detail::view_pointer<T>(p), dynamic_extents...);
@@ -243,12 +241,11 @@ TACK_HOST_DEVICE constexpr mdview<T, extents<E...>> make_view(P *p, I... dynamic
 /// `tack::value_error`); a read-only source needs `make_view<const T>` (else `read_only_error`).
 /// `auto v = tack::make_view<double, 3, tack::dyn>(chunk, 11);`
 template <class T, index_t... E, class Source, std::integral... I>
-requires(!std::is_pointer_v<std::remove_cvref_t<Source>>) mdview<T, extents<E...>> make_view(
-    Source &source, I... dynamic_extents) {
-  static_assert(
-      requires { source.data(); },
-      "tack::make_view: the first argument is a T*, a void* or an object with a data() "
-      "member (tack::buffer, std::vector)");
+  requires(!std::is_pointer_v<std::remove_cvref_t<Source>>)
+mdview<T, extents<E...>> make_view(Source& source, I... dynamic_extents) {
+  static_assert(requires { source.data(); },
+                "tack::make_view: the first argument is a T*, a void* or an object with a data() "
+                "member (tack::buffer, std::vector)");
   static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
                 "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
   if constexpr (!std::is_const_v<T> && requires {
@@ -259,7 +256,7 @@ requires(!std::is_pointer_v<std::remove_cvref_t<Source>>) mdview<T, extents<E...
                             "tack::make_view<const T, ...>");
     }
   }
-  T *p = detail::view_pointer<T>(source.data());
+  T* p = detail::view_pointer<T>(source.data());
   mdview<T, extents<E...>> v(p, dynamic_extents...);
   // The memory's size in bytes, when the source says it: a buffer's nbytes(), a container's size().
   std::size_t available = 0;
@@ -300,4 +297,4 @@ requires(!std::is_pointer_v<std::remove_cvref_t<Source>>) mdview<T, extents<E...
   return v;
 }
 
-} // namespace tack
+}  // namespace tack

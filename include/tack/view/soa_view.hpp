@@ -7,14 +7,15 @@
 /// compound assignment and `[c]` for one component, so one kernel source serves both layouts:
 /// `v[i] = w[i] * 2.0f;` compiles for `tack::view<vec3f>` and for `tack::soa_view<vec3f>`.
 
-#include <array>
-#include <concepts>
-#include <cstddef>
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
 #include <tack/types/item.hpp>
 #include <tack/view/view.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
 #include <type_traits>
 
 namespace tack {
@@ -31,10 +32,10 @@ inline constexpr bool is_soa_ref_v<soa_ref<T>> = true;
 // Component `c` of a vector or matrix value (both store their components contiguously, row after
 // row, behind data()).
 template <class T>
-TACK_FORCEINLINE constexpr auto &component_of(T &value, int c) noexcept {
+TACK_FORCEINLINE constexpr auto& component_of(T& value, int c) noexcept {
   return value.data()[c];
 }
-} // namespace detail
+}  // namespace detail
 
 /// A reference to element `k` of an SoA view: it holds the address of each component.
 /// `tack::vec3f p = v[i];  v[i] = p + 1.0f;  v[i] += w;  v[i][1] = 0.0f;  v[i].component(2)`
@@ -43,7 +44,8 @@ TACK_FORCEINLINE constexpr auto &component_of(T &value, int c) noexcept {
 /// it never rebinds); `+= -=` with a `T` or a scalar and `*= /=` with a scalar act per component,
 /// `*= /=` with a `T` mean `T`'s own `*` and `/` (component-wise for vectors, the matrix product
 /// for matrices). `+ - * /` and `==` forward to `T`. `component(c)` is a real `S&`, so atomics can
-/// target one component.
+/// target one component. The proxy copies the component addresses (rather than pointing at the
+/// view), so it stays valid after the view it came from is gone and lives in registers on a GPU.
 template <class T>
 class soa_ref {
   static_assert(!std::is_const_v<T>,
@@ -59,103 +61,97 @@ public:
   static constexpr int components = components_v<T>;
 
 private:
-  scalar_type *p_[components];
+  scalar_type* p_[components];
 
 public:
   /// Element `k` of the components `comps`. Kernel code gets one from `soa_view::operator[]`.
-  TACK_HOST_DEVICE constexpr soa_ref(scalar_type *const (&comps)[components], index_t k) noexcept {
-    for (int c = 0; c < components; ++c)
-      p_[c] = comps[c] + k;
+  TACK_HOST_DEVICE constexpr soa_ref(scalar_type* const (&comps)[components], index_t k) noexcept {
+    for (int c = 0; c < components; ++c) p_[c] = comps[c] + k;
   }
   /// Refers to the same element.
-  constexpr soa_ref(const soa_ref &) noexcept = default;
+  constexpr soa_ref(const soa_ref&) noexcept = default;
 
   /// The value, gathered from the components. `tack::vec3f p = v[i];`
   TACK_FORCEINLINE constexpr T get() const noexcept {
     T value{};
-    for (int c = 0; c < components; ++c)
-      detail::component_of(value, c) = *p_[c];
+    for (int c = 0; c < components; ++c) detail::component_of(value, c) = *p_[c];
     return value;
   }
   /// Reads as `T`.
   TACK_FORCEINLINE constexpr operator T() const noexcept { return get(); }
 
   /// Stores each component of `value`. `v[i] = tack::vec3f{1, 2, 3};`
-  TACK_FORCEINLINE constexpr const soa_ref &operator=(const T &value) const noexcept {
-    for (int c = 0; c < components; ++c)
-      *p_[c] = detail::component_of(value, c);
+  TACK_FORCEINLINE constexpr const soa_ref& operator=(const T& value) const noexcept {
+    for (int c = 0; c < components; ++c) *p_[c] = detail::component_of(value, c);
     return *this;
   }
   /// Copies the value of `other` (proxies never rebind). `v[i] = v[j];`
-  TACK_FORCEINLINE constexpr const soa_ref &operator=(const soa_ref &other) const noexcept {
+  TACK_FORCEINLINE constexpr const soa_ref& operator=(const soa_ref& other) const noexcept {
     return *this = other.get();
   }
 
   /// Component `c`, a real reference. `v[i][1] = 0.0f;`
-  TACK_FORCEINLINE constexpr scalar_type &operator[](int c) const noexcept { return *p_[c]; }
+  TACK_FORCEINLINE constexpr scalar_type& operator[](int c) const noexcept { return *p_[c]; }
   /// Component `c`, a real reference (atomics use it). `tack::atomic_add(v[i].component(0), 1.0f);`
-  TACK_FORCEINLINE constexpr scalar_type &component(int c) const noexcept { return *p_[c]; }
+  TACK_FORCEINLINE constexpr scalar_type& component(int c) const noexcept { return *p_[c]; }
 
   /// `v[i] += w;` per component.
-  TACK_FORCEINLINE constexpr const soa_ref &operator+=(const T &w) const noexcept {
-    for (int c = 0; c < components; ++c)
-      *p_[c] += detail::component_of(w, c);
+  TACK_FORCEINLINE constexpr const soa_ref& operator+=(const T& w) const noexcept {
+    for (int c = 0; c < components; ++c) *p_[c] += detail::component_of(w, c);
     return *this;
   }
   /// `v[i] -= w;` per component.
-  TACK_FORCEINLINE constexpr const soa_ref &operator-=(const T &w) const noexcept {
-    for (int c = 0; c < components; ++c)
-      *p_[c] -= detail::component_of(w, c);
+  TACK_FORCEINLINE constexpr const soa_ref& operator-=(const T& w) const noexcept {
+    for (int c = 0; c < components; ++c) *p_[c] -= detail::component_of(w, c);
     return *this;
   }
   /// `v[i] += 1.0f;` adds to every component.
-  TACK_FORCEINLINE constexpr const soa_ref &operator+=(scalar_type s) const noexcept {
-    for (int c = 0; c < components; ++c)
-      *p_[c] += s;
+  TACK_FORCEINLINE constexpr const soa_ref& operator+=(scalar_type s) const noexcept {
+    for (int c = 0; c < components; ++c) *p_[c] += s;
     return *this;
   }
   /// `v[i] -= 1.0f;` subtracts from every component.
-  TACK_FORCEINLINE constexpr const soa_ref &operator-=(scalar_type s) const noexcept {
-    for (int c = 0; c < components; ++c)
-      *p_[c] -= s;
+  TACK_FORCEINLINE constexpr const soa_ref& operator-=(scalar_type s) const noexcept {
+    for (int c = 0; c < components; ++c) *p_[c] -= s;
     return *this;
   }
   /// `v[i] *= 2.0f;` scales every component.
-  TACK_FORCEINLINE constexpr const soa_ref &operator*=(scalar_type s) const noexcept {
-    for (int c = 0; c < components; ++c)
-      *p_[c] *= s;
+  TACK_FORCEINLINE constexpr const soa_ref& operator*=(scalar_type s) const noexcept {
+    for (int c = 0; c < components; ++c) *p_[c] *= s;
     return *this;
   }
   /// `v[i] /= 2.0f;` divides every component.
-  TACK_FORCEINLINE constexpr const soa_ref &operator/=(scalar_type s) const noexcept {
-    for (int c = 0; c < components; ++c)
-      *p_[c] /= s;
+  TACK_FORCEINLINE constexpr const soa_ref& operator/=(scalar_type s) const noexcept {
+    for (int c = 0; c < components; ++c) *p_[c] /= s;
     return *this;
   }
   /// `v[i] *= w;` is `v[i] = T(v[i]) * w` (component-wise for vectors, matrix product for
   /// matrices).
-  TACK_FORCEINLINE constexpr const soa_ref &operator*=(const T &w) const noexcept requires
-      requires(const T &a) {
-    { a *a } -> std::convertible_to<T>;
+  TACK_FORCEINLINE constexpr const soa_ref& operator*=(const T& w) const noexcept
+    requires requires(const T& a) {
+      { a * a } -> std::convertible_to<T>;
+    }
+  {
+    return *this = T(get() * w);
   }
-  { return *this = T(get() * w); }
   /// `v[i] /= w;` is `v[i] = T(v[i]) / w`.
-  TACK_FORCEINLINE constexpr const soa_ref &operator/=(const T &w) const noexcept requires
-      requires(const T &a) {
-    { a / a } -> std::convertible_to<T>;
+  TACK_FORCEINLINE constexpr const soa_ref& operator/=(const T& w) const noexcept
+    requires requires(const T& a) {
+      { a / a } -> std::convertible_to<T>;
+    }
+  {
+    return *this = T(get() / w);
   }
-  { return *this = T(get() / w); }
 
   /// True when every component equals `b`'s. `if (v[i] == tack::vec3f{}) ...`
-  TACK_HOST_DEVICE friend constexpr bool operator==(const soa_ref &a, const T &b) noexcept {
+  TACK_HOST_DEVICE friend constexpr bool operator==(const soa_ref& a, const T& b) noexcept {
     for (int c = 0; c < components; ++c) {
-      if (!(*a.p_[c] == detail::component_of(b, c)))
-        return false;
+      if (!(*a.p_[c] == detail::component_of(b, c))) return false;
     }
     return true;
   }
   /// Compares the values of two elements.
-  TACK_HOST_DEVICE friend constexpr bool operator==(const soa_ref &a, const soa_ref &b) noexcept {
+  TACK_HOST_DEVICE friend constexpr bool operator==(const soa_ref& a, const soa_ref& b) noexcept {
     return a == b.get();
   }
 
@@ -163,21 +159,19 @@ public:
   // forward to them. `v[i] + w`, `2.0f * v[i]`, `m[i] * x[i]`.
 #define TACK_IMPL_SOA_REF_BINARY(OP)                                                               \
   template <class U>                                                                               \
-  requires(!detail::is_soa_ref_v<U> && requires(const T &a, const U &b) { a OP b; })               \
-      TACK_HOST_DEVICE friend constexpr auto                                                       \
-      operator OP(const soa_ref &a, const U &b) noexcept {                                         \
+    requires(!detail::is_soa_ref_v<U> && requires(const T& a, const U& b) { a OP b; })             \
+  TACK_HOST_DEVICE friend constexpr auto operator OP(const soa_ref& a, const U& b) noexcept {      \
     return a.get() OP b;                                                                           \
   }                                                                                                \
   template <class U>                                                                               \
-  requires(!detail::is_soa_ref_v<U> && requires(const U &a, const T &b) { a OP b; })               \
-      TACK_HOST_DEVICE friend constexpr auto                                                       \
-      operator OP(const U &a, const soa_ref &b) noexcept {                                         \
+    requires(!detail::is_soa_ref_v<U> && requires(const U& a, const T& b) { a OP b; })             \
+  TACK_HOST_DEVICE friend constexpr auto operator OP(const U& a, const soa_ref& b) noexcept {      \
     return a OP b.get();                                                                           \
   }                                                                                                \
   template <class U>                                                                               \
-  requires requires(const T &a, const U &b) { a OP b; }                                            \
-  TACK_HOST_DEVICE friend constexpr auto operator OP(const soa_ref &a,                             \
-                                                     const soa_ref<U> &b) noexcept {               \
+    requires requires(const T& a, const U& b) { a OP b; }                                          \
+  TACK_HOST_DEVICE friend constexpr auto operator OP(const soa_ref& a,                             \
+                                                     const soa_ref<U>& b) noexcept {               \
     return a.get() OP b.get();                                                                     \
   }
   TACK_IMPL_SOA_REF_BINARY(+)
@@ -187,7 +181,7 @@ public:
 #undef TACK_IMPL_SOA_REF_BINARY
 
   /// `-v[i]`.
-  TACK_HOST_DEVICE friend constexpr T operator-(const soa_ref &a) noexcept { return -a.get(); }
+  TACK_HOST_DEVICE friend constexpr T operator-(const soa_ref& a) noexcept { return -a.get(); }
 };
 
 /// Structure-of-arrays view of vector or matrix elements: component `c` of element `k` is
@@ -208,8 +202,8 @@ class soa_view {
   static_assert(Rank >= 1 && Rank <= max_rank, "tack::soa_view: the rank is between 1 and 8");
 
 public:
-  using element_type = T;                 ///< `T`, const for read-only views
-  using value_type = std::remove_cv_t<T>; ///< `T` without const
+  using element_type = T;                  ///< `T`, const for read-only views
+  using value_type = std::remove_cv_t<T>;  ///< `T` without const
   /// The component type, const for read-only views (`float` / `const float`).
   using scalar_type = std::conditional_t<std::is_const_v<T>, const scalar_t<T>, scalar_t<T>>;
   /// What element access returns: a proxy, or a value for a read-only view.
@@ -220,7 +214,7 @@ public:
   static constexpr int components = components_v<T>;
 
 private:
-  scalar_type *comps_[components] = {};
+  scalar_type* comps_[components] = {};
   index_t extents_[Rank] = {};
   // Where row 0 of this view sits in its root, and the root's rows: read by bounds checks only.
   index_t root_row_offset_ = 0;
@@ -234,13 +228,13 @@ public:
   constexpr soa_view() noexcept = default;
 
   /// Over component arrays `comps` with `extents` (row-major), and optionally the row view's place
-  /// in its root (for bounds messages). `tack::soa_view<tack::vec3f> v({x, y, z}, {n});`
-  TACK_HOST_DEVICE constexpr soa_view(scalar_type *const (&comps)[components],
+  /// in its root (for bounds messages; `root_rows < 0` means `extents[0]`).
+  /// `tack::soa_view<tack::vec3f> v({x, y, z}, {n});`
+  TACK_HOST_DEVICE constexpr soa_view(scalar_type* const (&comps)[components],
                                       const index_t (&extents)[Rank], index_t root_row_offset = 0,
                                       index_t root_rows = -1)
       : root_row_offset_(root_row_offset), root_rows_(root_rows < 0 ? extents[0] : root_rows) {
-    for (int c = 0; c < components; ++c)
-      comps_[c] = comps[c];
+    for (int c = 0; c < components; ++c) comps_[c] = comps[c];
     for (int d = 0; d < Rank; ++d) {
       TACK_EXPECTS(extents[d] >= 0, "tack::soa_view: extent %lld of dimension %d is negative",
                    (long long)extents[d], d);
@@ -250,12 +244,11 @@ public:
 
   /// The same with `std::array`s. `tack::soa_view<tack::vec3f> v(ptrs, shape);`
   TACK_HOST_DEVICE constexpr soa_view(
-      const std::array<scalar_type *, std::size_t(components)> &comps,
-      const std::array<index_t, std::size_t(Rank)> &extents, index_t root_row_offset = 0,
+      const std::array<scalar_type*, std::size_t(components)>& comps,
+      const std::array<index_t, std::size_t(Rank)>& extents, index_t root_row_offset = 0,
       index_t root_rows = -1)
       : root_row_offset_(root_row_offset), root_rows_(root_rows < 0 ? extents[0] : root_rows) {
-    for (int c = 0; c < components; ++c)
-      comps_[c] = comps[std::size_t(c)];
+    for (int c = 0; c < components; ++c) comps_[c] = comps[std::size_t(c)];
     for (int d = 0; d < Rank; ++d) {
       TACK_EXPECTS(extents[std::size_t(d)] >= 0,
                    "tack::soa_view: extent %lld of dimension %d is negative",
@@ -267,19 +260,17 @@ public:
   /// A rank-1 view of `n` elements. `tack::soa_view<tack::vec2d> v({x, y}, n);`
   /// (A template so that a braced `{n}` picks the extents constructor, not this one.)
   template <std::integral I>
-  requires(Rank == 1)
-      TACK_HOST_DEVICE constexpr soa_view(scalar_type *const (&comps)[components], I n)
+    requires(Rank == 1)
+  TACK_HOST_DEVICE constexpr soa_view(scalar_type* const (&comps)[components], I n)
       : soa_view(comps, {index_t(n)}) {}
 
   /// `soa_view<const T>` from `soa_view<T>`. `tack::soa_view<const tack::vec3f> r = w;`
   template <class U>
-  requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-      TACK_HOST_DEVICE constexpr soa_view(const soa_view<U, Rank> &other) noexcept
+    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+  TACK_HOST_DEVICE constexpr soa_view(const soa_view<U, Rank>& other) noexcept
       : root_row_offset_(other.root_row_offset_), root_rows_(other.root_rows_) {
-    for (int c = 0; c < components; ++c)
-      comps_[c] = other.comps_[c];
-    for (int d = 0; d < Rank; ++d)
-      extents_[d] = other.extents_[d];
+    for (int c = 0; c < components; ++c) comps_[c] = other.comps_[c];
+    for (int d = 0; d < Rank; ++d) extents_[d] = other.extents_[d];
   }
 
   /// Element `k` of the flat row-major sequence. `v[k] = tack::vec3f{0, 0, 1};`
@@ -305,17 +296,18 @@ public:
     TACK_IMPL_CHECK_ROWS(i, j, extents_[0], "tack::soa_view::rows", bounds_info());
     soa_view r = *this;
     const index_t shift = i * row_size();
-    for (int c = 0; c < components; ++c)
-      r.comps_[c] = comps_[c] + shift;
+    for (int c = 0; c < components; ++c) r.comps_[c] = comps_[c] + shift;
     r.extents_[0] = j - i;
     r.root_row_offset_ = root_row_offset_ + i;
     return r;
   }
 
   /// The array of component `c` (`component_data(c)[k]` is component c of element k).
-  TACK_FORCEINLINE constexpr scalar_type *component_data(int c) const noexcept { return comps_[c]; }
+  TACK_FORCEINLINE constexpr scalar_type* component_data(int c) const noexcept {
+    return comps_[c];
+  }
   /// Component `c` as a scalar view of the same shape and bounds info. `v.component(0)[k]`
-  TACK_HOST_DEVICE constexpr view<scalar_type, Rank> component(int c) const noexcept {
+  TACK_HOST_DEVICE constexpr view<scalar_type, Rank> component(int c) const {
     return view<scalar_type, Rank>(comps_[c], shape(), root_row_offset_, root_rows_);
   }
   /// Extent of dimension `d`.
@@ -323,8 +315,7 @@ public:
   /// Number of elements: the product of the extents.
   TACK_FORCEINLINE constexpr index_t size() const noexcept {
     index_t n = extents_[0];
-    for (int d = 1; d < Rank; ++d)
-      n *= extents_[d];
+    for (int d = 1; d < Rank; ++d) n *= extents_[d];
     return n;
   }
   /// True when `size() == 0`.
@@ -332,8 +323,7 @@ public:
   /// The extents as an array.
   TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
     std::array<index_t, std::size_t(Rank)> s{};
-    for (int d = 0; d < Rank; ++d)
-      s[std::size_t(d)] = extents_[d];
+    for (int d = 0; d < Rank; ++d) s[std::size_t(d)] = extents_[d];
     return s;
   }
   /// Row `0` of this view is row `root_row_offset()` of its root (0 unless made by `rows`).
@@ -345,8 +335,7 @@ private:
   TACK_FORCEINLINE constexpr reference element(index_t k) const noexcept {
     if constexpr (std::is_const_v<T>) {
       value_type value{};
-      for (int c = 0; c < components; ++c)
-        detail::component_of(value, c) = comps_[c][k];
+      for (int c = 0; c < components; ++c) detail::component_of(value, c) = comps_[c][k];
       return value;
     } else {
       return soa_ref<value_type>(comps_, k);
@@ -359,8 +348,7 @@ private:
 
   TACK_FORCEINLINE constexpr index_t row_size() const noexcept {
     index_t n = 1;
-    for (int d = 1; d < Rank; ++d)
-      n *= extents_[d];
+    for (int d = 1; d < Rank; ++d) n *= extents_[d];
     return n;
   }
 
@@ -374,10 +362,9 @@ private:
     }
 #endif
     index_t off = idx[0];
-    for (int d = 1; d < Rank; ++d)
-      off = off * extents_[d] + idx[d];
+    for (int d = 1; d < Rank; ++d) off = off * extents_[d] + idx[d];
     return off;
   }
 };
 
-} // namespace tack
+}  // namespace tack

@@ -6,9 +6,6 @@
 /// returns one. It also records where it sits in its root array (for bounds-check messages only),
 /// so that an index past a row view but inside the root is reported as such.
 
-#include <array>
-#include <concepts>
-#include <cstddef>
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
@@ -16,6 +13,10 @@
 #include <tack/view/extents.hpp>
 #include <tack/view/layout_right.hpp>
 #include <tack/view/mdview.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
 #include <type_traits>
 
 namespace tack {
@@ -25,14 +26,15 @@ namespace tack {
 ///
 /// `operator[](k)` reads the flat element sequence (k < size()); `operator()(i, j, ...)` takes one
 /// index per dimension. `rows(i, j)` is rows `[i, j)` of the first dimension, over the same memory.
-/// Read-only arrays give `view<const T, Rank>`; a `view<T>` converts to it.
+/// Read-only arrays give `view<const T, Rank>`; a `view<T>` converts to it. Accesses are
+/// bounds-checked when TACK_BOUNDS_CHECK is on, against this view's extents.
 template <class T, int Rank = 1>
 class view {
   static_assert(Rank >= 1 && Rank <= max_rank, "tack::view: the rank is between 1 and 8");
   static_assert(!std::is_reference_v<T> && !std::is_void_v<T>,
                 "tack::view: the element type is an object type (float, tack::vec3f, ...)");
 
-  T *data_ = nullptr;
+  T* data_ = nullptr;
   index_t extents_[Rank] = {};
   // Where row 0 of this view sits in its root, and the root's rows: read by bounds checks only.
   index_t root_row_offset_ = 0;
@@ -42,11 +44,11 @@ class view {
   friend class view;
 
 public:
-  using element_type = T;                 ///< `T`, const for read-only views
-  using value_type = std::remove_cv_t<T>; ///< `T` without const
-  using pointer = T *;                    ///< what `data()` returns
-  using reference = T &;                  ///< what element access returns
-  using iterator = T *;                   ///< `begin()`/`end()` walk the flat sequence
+  using element_type = T;                  ///< `T`, const for read-only views
+  using value_type = std::remove_cv_t<T>;  ///< `T` without const
+  using pointer = T*;                      ///< what `data()` returns
+  using reference = T&;                    ///< what element access returns
+  using iterator = T*;                     ///< `begin()`/`end()` walk the flat sequence
   /// Number of dimensions. `static_assert(tack::view<float, 2>::rank == 2);`
   static constexpr int rank = Rank;
 
@@ -54,12 +56,12 @@ public:
   constexpr view() noexcept = default;
 
   /// Over `data` with `extents` (row-major). `tack::view<float, 2> v(p, {6, 3});`
-  TACK_HOST_DEVICE constexpr view(T *data, const index_t (&extents)[Rank])
+  TACK_HOST_DEVICE constexpr view(T* data, const index_t (&extents)[Rank])
       : view(data, extents, 0, extents[0]) {}
 
   /// A row view: this view's row 0 is row `root_row_offset` of a root with `root_rows` rows.
   /// The two numbers only improve bounds-check messages. `view<float>(p + 2, {2}, 2, 6)`
-  TACK_HOST_DEVICE constexpr view(T *data, const index_t (&extents)[Rank], index_t root_row_offset,
+  TACK_HOST_DEVICE constexpr view(T* data, const index_t (&extents)[Rank], index_t root_row_offset,
                                   index_t root_rows)
       : data_(data), root_row_offset_(root_row_offset), root_rows_(root_rows) {
     for (int d = 0; d < Rank; ++d) {
@@ -69,8 +71,8 @@ public:
     }
   }
 
-  /// The same with a `std::array` of extents. `tack::view<float, 2> v(p, shape_array);`
-  TACK_HOST_DEVICE constexpr view(T *data, const std::array<index_t, std::size_t(Rank)> &extents,
+  /// The same with a `std::array` of extents. `tack::view<float, 2> v(p, shape, 2, 6);`
+  TACK_HOST_DEVICE constexpr view(T* data, const std::array<index_t, std::size_t(Rank)>& extents,
                                   index_t root_row_offset, index_t root_rows)
       : data_(data), root_row_offset_(root_row_offset), root_rows_(root_rows) {
     for (int d = 0; d < Rank; ++d) {
@@ -81,23 +83,23 @@ public:
     }
   }
 
-  /// See above; not a row view.
-  TACK_HOST_DEVICE constexpr view(T *data, const std::array<index_t, std::size_t(Rank)> &extents)
+  /// See above; not a row view. `tack::view<float, 2> v(p, shape);`
+  TACK_HOST_DEVICE constexpr view(T* data, const std::array<index_t, std::size_t(Rank)>& extents)
       : view(data, extents, 0, extents[0]) {}
 
   /// A rank-1 view of `n` elements. `tack::view<float> v(p, n);`
   /// (A template so that a braced `{n}` picks the extents constructor, not this one.)
   template <std::integral I>
-  requires(Rank == 1) TACK_HOST_DEVICE constexpr view(T *data, I n)
+    requires(Rank == 1)
+  TACK_HOST_DEVICE constexpr view(T* data, I n)
       : view(data, std::array<index_t, 1>{index_t(n)}, 0, index_t(n)) {}
 
   /// `view<const T>` from `view<T>`. `tack::view<const float> r = w;`
   template <class U>
-  requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-      TACK_HOST_DEVICE constexpr view(const view<U, Rank> &other) noexcept
+    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+  TACK_HOST_DEVICE constexpr view(const view<U, Rank>& other) noexcept
       : data_(other.data_), root_row_offset_(other.root_row_offset_), root_rows_(other.root_rows_) {
-    for (int d = 0; d < Rank; ++d)
-      extents_[d] = other.extents_[d];
+    for (int d = 0; d < Rank; ++d) extents_[d] = other.extents_[d];
   }
 
   /// Element `k` of the flat row-major sequence, 0 <= k < size(). `v[k] += 1;`
@@ -136,8 +138,7 @@ public:
   /// Number of elements: the product of the extents.
   TACK_FORCEINLINE constexpr index_t size() const noexcept {
     index_t n = extents_[0];
-    for (int d = 1; d < Rank; ++d)
-      n *= extents_[d];
+    for (int d = 1; d < Rank; ++d) n *= extents_[d];
     return n;
   }
   /// True when `size() == 0`.
@@ -145,8 +146,7 @@ public:
   /// The extents as an array.
   TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
     std::array<index_t, std::size_t(Rank)> s{};
-    for (int d = 0; d < Rank; ++d)
-      s[std::size_t(d)] = extents_[d];
+    for (int d = 0; d < Rank; ++d) s[std::size_t(d)] = extents_[d];
     return s;
   }
   /// Row `0` of this view is row `root_row_offset()` of its root (0 unless made by `rows`).
@@ -162,15 +162,15 @@ public:
   /// As an mdspan-style view (`mdview<T, dextents<Rank>>`, or of `const T`).
   /// `tack::mdview<float, tack::dextents<2>> m = v;`
   template <class U>
-  requires std::is_convertible_v<T (*)[], U (*)[]> TACK_HOST_DEVICE constexpr
-  operator mdview<U, dextents<Rank>, layout_right>() const {
+    requires std::is_convertible_v<T (*)[], U (*)[]>
+  TACK_HOST_DEVICE constexpr operator mdview<U, dextents<Rank>, layout_right>() const {
     return mdview<U, dextents<Rank>, layout_right>(data_, dextents<Rank>(shape()));
   }
 
   /// As an Axom-style view (spacing 1). `tack::array_view<float, 2> a = v;`
   template <class U>
-  requires std::is_convertible_v<T (*)[], U (*)[]> TACK_HOST_DEVICE constexpr
-  operator array_view<U, Rank>() const {
+    requires std::is_convertible_v<T (*)[], U (*)[]>
+  TACK_HOST_DEVICE constexpr operator array_view<U, Rank>() const {
     return array_view<U, Rank>(data_, shape(), 1);
   }
 
@@ -182,8 +182,7 @@ private:
   // Elements per row of the first dimension.
   TACK_FORCEINLINE constexpr index_t row_size() const noexcept {
     index_t n = 1;
-    for (int d = 1; d < Rank; ++d)
-      n *= extents_[d];
+    for (int d = 1; d < Rank; ++d) n *= extents_[d];
     return n;
   }
 
@@ -198,10 +197,9 @@ private:
     }
 #endif
     index_t off = idx[0];
-    for (int d = 1; d < Rank; ++d)
-      off = off * extents_[d] + idx[d];
+    for (int d = 1; d < Rank; ++d) off = off * extents_[d] + idx[d];
     return off;
   }
 };
 
-} // namespace tack
+}  // namespace tack
