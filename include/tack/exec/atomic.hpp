@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file Atomics usable in kernels on every backend (DESIGN §7): `tack::atomic_add`, `atomic_min`,
+/// `atomic_max`, `atomic_exchange` and `atomic_compare_exchange`. Each returns the value the target
+/// held before.
+///
+/// Targets:
+/// - a scalar lvalue: `float`, `double`, or a 32- or 64-bit integer (what CUDA has atomics for) —
+///   an element of a view, a component `v[i][c]`, a matrix entry `m(i, j)`;
+/// - a `tack::vec` / `tack::mat` lvalue: one atomic per component, in component order. This is
+///   not one atomic operation on the whole value: another thread may see some components updated
+///   and others not yet, and the returned "old" value gathers each component's old value;
+/// - a proxy: any object with a `value_type` member and `component(c)` returning a real scalar
+///   reference (`tack::soa_ref<T>`, what an SoA view's `v[i]` returns): per component, likewise.
+///
+/// An rvalue that is not such a proxy has no address (an implicit array's `a[i]` is computed, not
+/// stored): "no address, no atomics" is refused at compile time. Store the values into a
+/// `tack::array` first and apply the atomic to its view.
+///
+/// Ordering: relaxed, like CUDA's `atomicAdd`. Atomics order nothing but themselves; a kernel's
+/// writes are visible to the host when the launch (or `tack::fence()`) returns.
+/// Host implementation: `std::atomic_ref`; device: CUDA's intrinsics (`atomicAdd`, `atomicMin`,
+/// `atomicCAS` ...), min / max of floating-point values by a compare-and-swap loop.
+
+#include <tack/core/macros.hpp>
+#include <tack/types/item.hpp>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#if !TACK_IMPL_DEVICE_PASS
+#include <atomic>
+#endif
+
+namespace tack {
+namespace detail {
+
+/// The scalar types with atomics on every backend.
+template <class T>
+inline constexpr bool atomic_scalar_v =
+    std::is_same_v<T, float> || std::is_same_v<T, double> ||
+    (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8));
+
+/// A proxy reference an atomic can go through: `value_type` plus `component(c)` returning a
+/// non-const lvalue reference to the component type.
+template <class P>
+concept atomic_proxy = requires { typename std::remove_cvref_t<P>::value_type; } &&
+                       requires(const std::remove_cvref_t<P>& p) {
+                         { p.component(0) } -> std::same_as<
+                             scalar_t<typename std::remove_cvref_t<P>::value_type>&>;
+                       };
+
+/// The kinds of atomic operations (one implementation per kind and target).
+enum class atomic_kind { add, min, max, exchange };
+
+#if TACK_IMPL_DEVICE_PASS
+// CUDA's atomics take int / unsigned / long long / unsigned long long; std::int64_t is `long` on
+// Linux, so 64-bit integers go through the CUDA type of the same size and signedness.
+template <class T>
+using cuda_atomic_int_t =
+    std::conditional_t<sizeof(T) == 4,
+                       std::conditional_t<std::is_signed_v<T>, int, unsigned int>,
+                       std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>>;
+
+// Bits of a float / double in the integer type atomicCAS takes.
+__device__ inline int atomic_bits(float v) { return __float_as_int(v); }
+__device__ inline unsigned long long atomic_bits(double v) {
+  return static_cast<unsigned long long>(__double_as_longlong(v));
+}
+__device__ inline float atomic_from_bits(int b, float) { return __int_as_float(b); }
+__device__ inline double atomic_from_bits(unsigned long long b, double) {
+  return __longlong_as_double(static_cast<long long>(b));
+}
+
+// min / max of floating-point values: CUDA has no intrinsic; retry a compare-and-swap while the new
+// value still beats the stored one.
+template <atomic_kind Kind, class T>
+__device__ inline T device_atomic_float_minmax(T* p, T v) {
+  using bits_t = decltype(atomic_bits(v));
+  auto* bp = reinterpret_cast<bits_t*>(p);
+  bits_t old_bits = *reinterpret_cast<volatile bits_t*>(bp);
+  T old = atomic_from_bits(old_bits, T{});
+  while (Kind == atomic_kind::min ? (v < old) : (old < v)) {
+    const bits_t assumed = old_bits;
+    old_bits = atomicCAS(bp, assumed, atomic_bits(v));
+    old = atomic_from_bits(old_bits, T{});
+    if (old_bits == assumed) break;
+  }
+  return old;
+}
+
+template <atomic_kind Kind, class T>
+__device__ inline T device_atomic(T* p, T v) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (Kind == atomic_kind::add) {
+      return atomicAdd(p, v);
+    } else if constexpr (Kind == atomic_kind::exchange) {
+      using bits_t = decltype(atomic_bits(v));
+      return atomic_from_bits(atomicExch(reinterpret_cast<bits_t*>(p), atomic_bits(v)), T{});
+    } else {
+      return device_atomic_float_minmax<Kind>(p, v);
+    }
+  } else {
+    using U = cuda_atomic_int_t<T>;
+    // 64-bit signed add and exchange go through unsigned long long: two's complement gives the
+    // same bits, and CUDA has no signed 64-bit atomicAdd / atomicExch.
+    using W = std::conditional_t<sizeof(T) == 8, unsigned long long, U>;
+    if constexpr (Kind == atomic_kind::add) {
+      return static_cast<T>(atomicAdd(reinterpret_cast<W*>(p), static_cast<W>(v)));
+    } else if constexpr (Kind == atomic_kind::exchange) {
+      return static_cast<T>(atomicExch(reinterpret_cast<W*>(p), static_cast<W>(v)));
+    } else if constexpr (Kind == atomic_kind::min) {
+      return static_cast<T>(atomicMin(reinterpret_cast<U*>(p), static_cast<U>(v)));
+    } else {
+      return static_cast<T>(atomicMax(reinterpret_cast<U*>(p), static_cast<U>(v)));
+    }
+  }
+}
+
+template <class T>
+__device__ inline T device_atomic_cas(T* p, T expected, T desired) {
+  if constexpr (std::is_floating_point_v<T>) {
+    using bits_t = decltype(atomic_bits(expected));
+    return atomic_from_bits(
+        atomicCAS(reinterpret_cast<bits_t*>(p), atomic_bits(expected), atomic_bits(desired)), T{});
+  } else {
+    using W = std::conditional_t<sizeof(T) == 8, unsigned long long, cuda_atomic_int_t<T>>;
+    return static_cast<T>(
+        atomicCAS(reinterpret_cast<W*>(p), static_cast<W>(expected), static_cast<W>(desired)));
+  }
+}
+#else
+template <atomic_kind Kind, class T>
+inline T host_atomic(T* p, T v) {
+  std::atomic_ref<T> ref(*p);
+  if constexpr (Kind == atomic_kind::add) {
+    return ref.fetch_add(v, std::memory_order_relaxed);
+  } else if constexpr (Kind == atomic_kind::exchange) {
+    return ref.exchange(v, std::memory_order_relaxed);
+  } else {
+    T old = ref.load(std::memory_order_relaxed);
+    while (Kind == atomic_kind::min ? (v < old) : (old < v)) {
+      if (ref.compare_exchange_weak(old, v, std::memory_order_relaxed)) break;
+    }
+    return old;
+  }
+}
+
+template <class T>
+inline T host_atomic_cas(T* p, T expected, T desired) {
+  std::atomic_ref<T> ref(*p);
+  // On failure `expected` receives the current value; on success it already is the old value.
+  ref.compare_exchange_strong(expected, desired, std::memory_order_relaxed);
+  return expected;
+}
+#endif
+
+/// One scalar atomic of kind `Kind` on `*p`.
+template <atomic_kind Kind, class T>
+TACK_FORCEINLINE T scalar_atomic(T* p, T v) {
+#if TACK_IMPL_DEVICE_PASS
+  return device_atomic<Kind>(p, v);
+#else
+  return host_atomic<Kind>(p, v);
+#endif
+}
+
+template <class T>
+TACK_FORCEINLINE T scalar_atomic_cas(T* p, T expected, T desired) {
+#if TACK_IMPL_DEVICE_PASS
+  return device_atomic_cas(p, expected, desired);
+#else
+  return host_atomic_cas(p, expected, desired);
+#endif
+}
+
+/// Component `c` of a vector or matrix value (both keep their components behind `data()`); a
+/// scalar is its own component 0.
+template <class E>
+TACK_FORCEINLINE constexpr auto& atomic_component(E& value, [[maybe_unused]] int c) noexcept {
+  if constexpr (std::is_arithmetic_v<std::remove_const_t<E>>) {
+    return value;
+  } else {
+    return value.data()[c];
+  }
+}
+
+/// The operand of a per-component atomic on an element of type `E`: `v` converted to `E`, or a
+/// scalar `v` given to every component (as `v[i] += 1.0f` does).
+template <class E, class V>
+TACK_FORCEINLINE E atomic_operand(const V& v) {
+  if constexpr (std::is_arithmetic_v<V> && !std::is_arithmetic_v<E>) {
+    E e;
+    for (int c = 0; c < components_v<E>; ++c) {
+      atomic_component(e, c) = static_cast<scalar_t<E>>(v);
+    }
+    return e;
+  } else {
+    return static_cast<E>(v);
+  }
+}
+
+/// The refusals, one message each; callers fence them with `if constexpr`.
+template <class R>
+TACK_INLINE constexpr void atomic_refuse() {
+  using T = std::remove_cvref_t<R>;
+  if constexpr (!std::is_lvalue_reference_v<R> && !atomic_proxy<R>) {
+    static_assert(sizeof(R) == 0,
+                  "tack atomics: the target is a value with no storage behind it (an implicit "
+                  "array's element is computed, not stored): no address, no atomics. Store the "
+                  "values into a tack::array (tack::copyto) and apply the atomic to its view");
+  } else if constexpr (std::is_const_v<std::remove_reference_t<R>>) {
+    static_assert(sizeof(R) == 0,
+                  "tack atomics: the target is const (a read-only view); atomics need writable "
+                  "memory: pass the array without as_const()");
+  } else if constexpr (is_scalar_v<T>) {
+    static_assert(sizeof(R) == 0,
+                  "tack atomics: this scalar type has no atomics on every backend; use float, "
+                  "double or a 32- or 64-bit integer");
+  } else {
+    static_assert(sizeof(R) == 0,
+                  "tack atomics: the target must be a float, double or 32/64-bit integer lvalue, "
+                  "a tack::vec or tack::mat of them, or a proxy with value_type and component(c) "
+                  "returning a scalar reference");
+  }
+}
+
+/// What an atomic can target, classified once.
+enum class atomic_target { scalar, item, proxy, invalid };
+
+template <class R>
+constexpr atomic_target classify_atomic_target() {
+  using T = std::remove_reference_t<R>;
+  if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<T> &&
+                atomic_scalar_v<std::remove_cv_t<T>>) {
+    return atomic_target::scalar;
+  } else if constexpr (std::is_lvalue_reference_v<R> && !std::is_const_v<T> &&
+                       (is_vec_v<T> || is_mat_v<T>)) {
+    return atomic_scalar_v<scalar_t<T>> ? atomic_target::item : atomic_target::invalid;
+  } else if constexpr (atomic_proxy<R>) {
+    return atomic_scalar_v<scalar_t<typename std::remove_cvref_t<R>::value_type>>
+               ? atomic_target::proxy
+               : atomic_target::invalid;
+  } else {
+    return atomic_target::invalid;
+  }
+}
+
+/// The element an atomic on `R` reads: `R` itself, or a proxy's `value_type`.
+template <class R, bool Proxy>
+struct atomic_element {
+  using type = std::remove_cvref_t<R>;
+};
+template <class R>
+struct atomic_element<R, true> {
+  using type = typename std::remove_cvref_t<R>::value_type;
+};
+
+/// Applies `Kind` to the target `ref`: a scalar directly; a vector, matrix or proxy per component.
+template <atomic_kind Kind, class R, class V>
+TACK_FORCEINLINE auto atomic_apply(R&& ref, const V& v) {
+  constexpr atomic_target target = classify_atomic_target<R&&>();
+  if constexpr (target == atomic_target::scalar) {
+    using T = std::remove_cvref_t<R>;
+    return scalar_atomic<Kind>(&ref, static_cast<T>(v));
+  } else if constexpr (target == atomic_target::item || target == atomic_target::proxy) {
+    using E = typename atomic_element<R, target == atomic_target::proxy>::type;
+    const E value = atomic_operand<E>(v);
+    E old;
+    for (int c = 0; c < components_v<E>; ++c) {
+      scalar_t<E>* slot;
+      if constexpr (target == atomic_target::proxy) {
+        slot = &ref.component(c);
+      } else {
+        slot = &atomic_component(ref, c);
+      }
+      atomic_component(old, c) = scalar_atomic<Kind>(slot, atomic_component(value, c));
+    }
+    return old;
+  } else {
+    atomic_refuse<R&&>();
+    return 0;
+  }
+}
+
+}  // namespace detail
+
+/// Atomically adds `v` to `ref`; returns the old value. Vectors, matrices and proxies add per
+/// component (see the file comment). `tack::atomic_add(hist[bin], 1);`
+template <class R, class V>
+TACK_FORCEINLINE auto atomic_add(R&& ref, const V& v) {
+  return detail::atomic_apply<detail::atomic_kind::add>(std::forward<R>(ref), v);
+}
+
+/// Atomically stores `min(ref, v)`; returns the old value. `tack::atomic_min(lo[0], x[i]);`
+template <class R, class V>
+TACK_FORCEINLINE auto atomic_min(R&& ref, const V& v) {
+  return detail::atomic_apply<detail::atomic_kind::min>(std::forward<R>(ref), v);
+}
+
+/// Atomically stores `max(ref, v)`; returns the old value. `tack::atomic_max(hi[0], x[i]);`
+template <class R, class V>
+TACK_FORCEINLINE auto atomic_max(R&& ref, const V& v) {
+  return detail::atomic_apply<detail::atomic_kind::max>(std::forward<R>(ref), v);
+}
+
+/// Atomically stores `v`; returns the old value. `int prev = tack::atomic_exchange(flag[0], 1);`
+template <class R, class V>
+TACK_FORCEINLINE auto atomic_exchange(R&& ref, const V& v) {
+  return detail::atomic_apply<detail::atomic_kind::exchange>(std::forward<R>(ref), v);
+}
+
+/// Atomically stores `desired` if `ref` holds `expected` (compared bit for bit); returns the old
+/// value, so the exchange happened when it equals `expected`. Scalars only: a vector compared
+/// per component could succeed for some components and fail for others.
+/// `if (tack::atomic_compare_exchange(owner[k], -1, i) == -1) { /* claimed */ }`
+template <class R, class V, class W>
+TACK_FORCEINLINE auto atomic_compare_exchange(R&& ref, const V& expected, const W& desired) {
+  constexpr detail::atomic_target target = detail::classify_atomic_target<R&&>();
+  if constexpr (target == detail::atomic_target::scalar) {
+    using T = std::remove_cvref_t<R>;
+    return detail::scalar_atomic_cas<T>(&ref, static_cast<T>(expected), static_cast<T>(desired));
+  } else if constexpr (target == detail::atomic_target::item ||
+                       target == detail::atomic_target::proxy) {
+    static_assert(sizeof(R) == 0,
+                  "tack::atomic_compare_exchange: a vector or matrix is not one atomic word; "
+                  "compare-exchange its components one at a time (v[i][c], or "
+                  "proxy.component(c))");
+    return 0;
+  } else {
+    detail::atomic_refuse<R&&>();
+    return 0;
+  }
+}
+
+}  // namespace tack

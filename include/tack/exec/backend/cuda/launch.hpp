@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file What the CUDA backend's kernels share: launch shapes, error checks, the current-device
+/// guard and scratch memory. Only for code compiled by nvcc in a CUDA build
+/// (exec/backend/all.hpp includes the CUDA backend only then).
+///
+/// Every operation synchronizes before it returns (cudaDeviceSynchronize) for now: kernel errors
+/// are then reported by the call that caused them, and host code may read unified memory at once.
+/// `tack::fence()` is therefore a no-op in practice; it stays the documented way to wait, so that
+/// asynchronous launches can come later without changing callers.
+
+#include <tack/config.hpp>
+
+#if TACK_HAS_CUDA && defined(__CUDACC__)
+
+#include <tack/core/error.hpp>
+#include <tack/core/index.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace tack::backend::cuda {
+
+/// Threads per block of every tack kernel.
+inline constexpr int block_threads = 256;
+/// The largest grid a grid-stride loop uses; more blocks would only add scheduling cost.
+inline constexpr index_t max_grid = index_t{1} << 20;
+
+/// Blocks for a grid-stride loop over `n > 0` iterations.
+inline unsigned grid_for(index_t n) {
+  const index_t blocks = (n + block_threads - 1) / block_threads;
+  return static_cast<unsigned>(blocks < max_grid ? blocks : max_grid);
+}
+
+/// Throws `device_error` naming `what` and the CUDA error when `e` is not success.
+inline void check(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();  // clear a non-sticky error so that later calls start clean
+  throw device_error(std::string(what) + ": CUDA error " + cudaGetErrorName(e) + " (" +
+                     cudaGetErrorString(e) + ")");
+}
+
+/// Checks the launch just made and waits for it: errors inside the kernel surface here.
+inline void finish(const char* what) {
+  check(cudaGetLastError(), what);
+  check(cudaDeviceSynchronize(), what);
+}
+
+/// Makes device `id` current for its lifetime and restores the previous one.
+class device_scope {
+public:
+  explicit device_scope(int id) {
+    check(cudaGetDevice(&previous_), "tack: cudaGetDevice");
+    if (previous_ != id) check(cudaSetDevice(id), "tack: cudaSetDevice");
+  }
+  ~device_scope() { (void)cudaSetDevice(previous_); }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+
+private:
+  int previous_ = 0;
+};
+
+/// `count` uninitialized `T` in device memory for one operation's partial results.
+template <class T>
+class scratch {
+public:
+  scratch(std::size_t count, const char* what) {
+    void* p = nullptr;
+    check(cudaMalloc(&p, count * sizeof(T)), what);
+    data_ = static_cast<T*>(p);
+  }
+  ~scratch() { (void)cudaFree(data_); }
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  T* data() const noexcept { return data_; }
+
+  /// Copies element `i` to the host (synchronous).
+  T read(std::size_t i, const char* what) const {
+    T value;
+    check(cudaMemcpy(&value, data_ + i, sizeof(T), cudaMemcpyDeviceToHost), what);
+    return value;
+  }
+
+private:
+  T* data_ = nullptr;
+};
+
+/// Blocks of a reduction or scan over `[0, n)`: at least `min_block` indices each, at most
+/// `max_blocks`, balanced; depends on `n` alone, so results do not depend on the GPU model.
+struct cuda_blocks {
+  static constexpr index_t min_block = 16 * block_threads;
+  static constexpr index_t max_blocks = 1024;
+  index_t n = 0;
+  index_t count = 1;
+  explicit cuda_blocks(index_t n_) : n(n_) {
+    const index_t wanted = (n_ + min_block - 1) / min_block;
+    count = wanted < 1 ? 1 : (wanted > max_blocks ? max_blocks : wanted);
+  }
+};
+
+/// First index of block `b` of `count` over `[0, n)` (host and device).
+__host__ __device__ inline index_t block_begin(index_t n, index_t count, index_t b) {
+  const index_t q = n / count;
+  const index_t r = n % count;
+  return b * q + (b < r ? b : r);
+}
+
+}  // namespace tack::backend::cuda
+
+#endif  // TACK_HAS_CUDA && __CUDACC__

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file The CUDA backend's `parallel_reduce`: deterministic two-pass block reduction (not CUB's
+/// DeviceReduce, whose grouping may change with the GPU and the CUB version).
+/// Pass 1: block `b` of `cuda_blocks` (fixed by `n`) is reduced by one thread block — each thread
+/// strides over the block's indices, then a shared-memory tree combines the 256 partials. Pass 2:
+/// one thread block combines the block partials the same way. The grouping depends on `n` alone,
+/// so repeated runs (and runs on other GPUs) give bit-identical results. Needs `Op::identity<T>()`
+/// (threads with no index start from it). Synchronizes before returning.
+
+#include <tack/config.hpp>
+
+#if TACK_HAS_CUDA && defined(__CUDACC__)
+
+#include <tack/core/index.hpp>
+#include <tack/exec/backend.hpp>
+#include <tack/exec/backend/cuda/launch.hpp>
+
+#include <type_traits>
+
+namespace tack::backend::cuda {
+
+/// Combines the `block_threads` values of `s` (shared memory) in a fixed tree; the result is in
+/// `s[0]` for every thread after the call.
+template <class T, class Op>
+__device__ inline void block_tree_reduce(T* s, const Op& op) {
+  __syncthreads();
+  for (int width = block_threads / 2; width > 0; width /= 2) {
+    if (static_cast<int>(threadIdx.x) < width) s[threadIdx.x] = op(s[threadIdx.x], s[threadIdx.x + width]);
+    __syncthreads();
+  }
+}
+
+/// `partials[b]` = the combination of `f(i)` over block `b` of `count` blocks of `[0, n)`;
+/// launched with `count` thread blocks of `block_threads` threads.
+template <class T, class F, class Op>
+__global__ void reduce_blocks_kernel(index_t n, index_t count, F f, Op op, T* partials) {
+  __shared__ alignas(T) unsigned char raw[block_threads * sizeof(T)];
+  T* s = reinterpret_cast<T*>(raw);
+  const index_t b = blockIdx.x;
+  const index_t end = block_begin(n, count, b + 1);
+  T acc = Op::template identity<T>();
+  for (index_t i = block_begin(n, count, b) + threadIdx.x; i < end; i += block_threads) {
+    acc = op(acc, static_cast<T>(f(i)));
+  }
+  s[threadIdx.x] = acc;
+  block_tree_reduce(s, op);
+  if (threadIdx.x == 0) partials[b] = s[0];
+}
+
+/// Reads stored partials as a kernel input.
+template <class T>
+struct partial_reader {
+  const T* data;
+  __device__ T operator()(index_t i) const { return data[i]; }
+};
+
+/// Requirements of the element type and op on the GPU, checked once per instantiation.
+template <class T, class Op>
+constexpr void require_device_reducible() {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "tack::parallel_reduce on CUDA: the value type must be trivially copyable (a "
+                "scalar, tack::vec or tack::mat, or a plain struct of them)");
+  static_assert(requires { Op::template identity<T>(); },
+                "tack::parallel_reduce on CUDA: the op needs `template <class T> static T "
+                "identity()` (threads without an index start from it); see tack::ops::plus");
+}
+
+}  // namespace tack::backend::cuda
+
+namespace tack::detail {
+
+template <>
+struct parallel_reduce_impl<cuda_backend> {
+  template <class T, class F, class Op>
+  static T run(index_t n, const F& f, const Op& op) {
+    namespace bc = tack::backend::cuda;
+    bc::require_device_reducible<T, Op>();
+    constexpr const char* what = "tack::parallel_reduce on CUDA";
+    const bc::cuda_blocks blocks(n);
+    bc::scratch<T> partials(static_cast<std::size_t>(blocks.count) + 1, what);
+    T* result = partials.data() + blocks.count;
+    bc::reduce_blocks_kernel<T><<<static_cast<unsigned>(blocks.count), bc::block_threads>>>(
+        n, blocks.count, f, op, partials.data());
+    bc::check(cudaGetLastError(), what);
+    bc::reduce_blocks_kernel<T><<<1, bc::block_threads>>>(
+        blocks.count, index_t{1}, bc::partial_reader<T>{partials.data()}, op, result);
+    bc::finish(what);
+    return partials.read(static_cast<std::size_t>(blocks.count), what);
+  }
+};
+
+}  // namespace tack::detail
+
+#endif  // TACK_HAS_CUDA && __CUDACC__

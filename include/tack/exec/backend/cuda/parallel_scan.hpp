@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file The CUDA backend's `parallel_scan`: a deterministic three-pass blocked scan (not CUB's
+/// DeviceScan, whose decoupled look-back combines floating-point prefixes in an order that depends
+/// on timing). Pass 1 reduces each block of `cuda_blocks` (as `parallel_reduce` does); pass 2, one
+/// thread, combines `init` and the block sums in block order; pass 3 scans each block in tiles of
+/// `block_threads` (a Hillis-Steele scan in shared memory plus the carried prefix) and calls
+/// `store(i, exclusive, inclusive)`. Needs `Op::identity<T>()`. Synchronizes before returning.
+
+#include <tack/config.hpp>
+
+#if TACK_HAS_CUDA && defined(__CUDACC__)
+
+#include <tack/core/index.hpp>
+#include <tack/exec/backend.hpp>
+#include <tack/exec/backend/cuda/launch.hpp>
+#include <tack/exec/backend/cuda/parallel_reduce.hpp>
+
+namespace tack::backend::cuda {
+
+/// `prefix[0] = init`, `prefix[b + 1] = op(prefix[b], sums[b])`: one thread, `count <= 1024`.
+template <class T, class Op>
+__global__ void scan_block_sums_kernel(index_t count, T init, Op op, const T* sums, T* prefix) {
+  T running = init;
+  prefix[0] = running;
+  for (index_t b = 0; b < count; ++b) {
+    running = op(running, sums[b]);
+    prefix[b + 1] = running;
+  }
+}
+
+/// Scans block `b` of `[0, n)` from `prefix[b]`; launched with `count` thread blocks.
+template <class T, class V, class S, class Op>
+__global__ void scan_blocks_kernel(index_t n, index_t count, V value, S store, Op op,
+                                   const T* prefix) {
+  __shared__ alignas(T) unsigned char raw[block_threads * sizeof(T)];
+  T* s = reinterpret_cast<T*>(raw);
+  const index_t b = blockIdx.x;
+  const index_t end = block_begin(n, count, b + 1);
+  const int t = static_cast<int>(threadIdx.x);
+  T carry = prefix[b];
+  for (index_t tile = block_begin(n, count, b); tile < end; tile += block_threads) {
+    const index_t i = tile + t;
+    s[t] = i < end ? static_cast<T>(value(i)) : Op::template identity<T>();
+    __syncthreads();
+    // Inclusive scan of the tile, earlier operand first (the op need not commute).
+    for (int offset = 1; offset < block_threads; offset *= 2) {
+      T earlier = s[t];
+      if (t >= offset) earlier = s[t - offset];
+      __syncthreads();
+      if (t >= offset) s[t] = op(earlier, s[t]);
+      __syncthreads();
+    }
+    if (i < end) {
+      const T exclusive = t == 0 ? carry : op(carry, s[t - 1]);
+      store(i, exclusive, op(carry, s[t]));
+    }
+    const index_t valid = end - tile < block_threads ? end - tile : block_threads;
+    carry = op(carry, s[valid - 1]);
+    __syncthreads();  // s is rewritten by the next tile
+  }
+}
+
+}  // namespace tack::backend::cuda
+
+namespace tack::detail {
+
+template <>
+struct parallel_scan_impl<cuda_backend> {
+  template <class T, class V, class S, class Op>
+  static T run(index_t n, T init, const V& value, const S& store, const Op& op) {
+    namespace bc = tack::backend::cuda;
+    bc::require_device_reducible<T, Op>();
+    constexpr const char* what = "tack::parallel_scan on CUDA";
+    const bc::cuda_blocks blocks(n);
+    const auto count = static_cast<std::size_t>(blocks.count);
+    bc::scratch<T> sums(count, what);
+    bc::scratch<T> prefix(count + 1, what);
+    const auto grid = static_cast<unsigned>(blocks.count);
+    bc::reduce_blocks_kernel<T><<<grid, bc::block_threads>>>(n, blocks.count, value, op,
+                                                               sums.data());
+    bc::check(cudaGetLastError(), what);
+    bc::scan_block_sums_kernel<T><<<1, 1>>>(blocks.count, init, op, sums.data(), prefix.data());
+    bc::check(cudaGetLastError(), what);
+    bc::scan_blocks_kernel<T><<<grid, bc::block_threads>>>(n, blocks.count, value, store, op,
+                                                             prefix.data());
+    bc::finish(what);
+    return prefix.read(count, what);
+  }
+};
+
+}  // namespace tack::detail
+
+#endif  // TACK_HAS_CUDA && __CUDACC__

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file The building blocks the two CPU backends share: the fixed block decomposition of
+/// reductions and scans, the vectorizable pairwise reduction of one block, and the capture of the
+/// first exception thrown by a kernel.
+///
+/// Why a fixed decomposition: a reduction's result depends on how its operands are grouped. The
+/// blocks here depend on `n` alone (never on the thread count), threads take whole blocks, and the
+/// block partials are combined in a fixed pairwise tree, so serial and OpenMP runs with any number
+/// of threads give bit-identical results.
+
+#include <tack/core/index.hpp>
+
+#include <atomic>
+#include <exception>
+#include <type_traits>
+
+namespace tack::detail {
+
+/// Blocks of a reduction or scan over `[0, n)`: at least `min_block` indices each (so that the
+/// per-block work hides the cost of a thread), at most `max_blocks` of them (so the partials stay
+/// small), balanced to within one index. Depends on `n` only.
+struct cpu_blocks {
+  static constexpr index_t min_block = 1024;
+  static constexpr index_t max_blocks = 1024;
+
+  index_t n = 0;
+  index_t count = 1;
+
+  explicit constexpr cpu_blocks(index_t n_) noexcept : n(n_) {
+    const index_t wanted = (n_ + min_block - 1) / min_block;
+    count = wanted < 1 ? 1 : (wanted > max_blocks ? max_blocks : wanted);
+  }
+  /// First index of block `b` (`begin(count) == n`), without overflow for any `n`.
+  constexpr index_t begin(index_t b) const noexcept {
+    const index_t q = n / count;
+    const index_t r = n % count;
+    return b * q + (b < r ? b : r);
+  }
+  /// The blocks thread `t` of `threads` takes: `[first, last)`, contiguous, balanced.
+  constexpr index_t first_of_thread(int t, int threads) const noexcept {
+    return count * t / threads;
+  }
+};
+
+/// Accumulators per leaf: enough independent chains to fill the vector registers (16 floats,
+/// 8 doubles), fewer for wide element types that would spill.
+template <class T>
+inline constexpr int reduce_lanes = sizeof(T) <= 4 ? 16 : (sizeof(T) <= 8 ? 8 : 4);
+
+/// Indices per leaf of the pairwise tree: each accumulator sums at most 32 values in order.
+template <class T>
+inline constexpr index_t reduce_leaf_size = 32 * reduce_lanes<T>;
+
+/// Combines `f(begin) ... f(end - 1)` (`end > begin`) with `reduce_lanes<T>` independent
+/// accumulators, which breaks the dependency chain of a strict-order loop: the loop vectorizes and
+/// rounding errors grow with `len / lanes` instead of `len` (MACHINE-NOTES: a strict-order sum
+/// never vectorizes). The accumulators are combined pairwise, in a fixed order.
+template <class T, class F, class Op>
+inline T reduce_leaf(index_t begin, index_t end, const F& f, const Op& op) {
+  constexpr int lanes = reduce_lanes<T>;
+  if (end - begin < 2 * lanes) {
+    T acc = static_cast<T>(f(begin));
+    for (index_t i = begin + 1; i < end; ++i) acc = op(acc, static_cast<T>(f(i)));
+    return acc;
+  }
+  T acc[lanes];
+  for (int k = 0; k < lanes; ++k) acc[k] = static_cast<T>(f(begin + k));
+  index_t i = begin + lanes;
+  for (; i + lanes <= end; i += lanes) {
+    for (int k = 0; k < lanes; ++k) acc[k] = op(acc[k], static_cast<T>(f(i + k)));
+  }
+  for (int k = 0; i < end; ++i, ++k) acc[k] = op(acc[k], static_cast<T>(f(i)));
+  for (int width = lanes / 2; width >= 1; width /= 2) {
+    for (int k = 0; k < width; ++k) acc[k] = op(acc[k], acc[k + width]);
+  }
+  return acc[0];
+}
+
+/// Pairwise (cascade) combination of `f(begin) ... f(end - 1)`: halves down to leaves, so the
+/// rounding error grows like log2(len) (NumPy sums this way). Deterministic for given bounds.
+template <class T, class F, class Op>
+T reduce_pairwise(index_t begin, index_t end, const F& f, const Op& op) {
+  const index_t len = end - begin;
+  if (len <= reduce_leaf_size<T>) return reduce_leaf<T>(begin, end, f, op);
+  index_t half = len / 2;
+  half -= half % reduce_lanes<T>;  // keep the leaves' lane loops whole
+  const T left = reduce_pairwise<T>(begin, begin + half, f, op);
+  return op(left, reduce_pairwise<T>(begin + half, end, f, op));
+}
+
+/// Combines blocks `[first, last)` of `blocks` (`last > first`): each block pairwise, then the
+/// blocks' results in the same tree as `combine_partials`, so a run that reduces the blocks on
+/// several threads and combines the stored partials gets the same bits.
+template <class T, class F, class Op>
+T reduce_blocks(const cpu_blocks& blocks, index_t first, index_t last, const F& f, const Op& op) {
+  if (last - first == 1) return reduce_pairwise<T>(blocks.begin(first), blocks.begin(last), f, op);
+  const index_t half = (last - first) / 2;
+  const T left = reduce_blocks<T>(blocks, first, first + half, f, op);
+  return op(left, reduce_blocks<T>(blocks, first + half, last, f, op));
+}
+
+/// Pairwise combination of `count > 0` partials, in their order.
+template <class T, class Op>
+T combine_partials(const T* partials, index_t count, const Op& op) {
+  if (count == 1) return partials[0];
+  const index_t half = count / 2;
+  const T left = combine_partials(partials, half, op);
+  return op(left, combine_partials(partials + half, count - half, op));
+}
+
+/// Calls `store(i, exclusive, inclusive)` for `i` in `[begin, end)` with the running prefix
+/// started at `prefix`, in index order; returns the prefix after `end - 1`.
+template <class T, class V, class S, class Op>
+inline T scan_sequential(index_t begin, index_t end, T prefix, const V& value, const S& store,
+                         const Op& op) {
+  for (index_t i = begin; i < end; ++i) {
+    const T inclusive = op(prefix, static_cast<T>(value(i)));
+    store(i, prefix, inclusive);
+    prefix = inclusive;
+  }
+  return prefix;
+}
+
+/// The first exception thrown by any thread of a parallel region. Threads check `stopped()` before
+/// each chunk of work, so they stop soon after a failure; the caller rethrows after the region,
+/// once every thread has left it (an exception must never leave an OpenMP region).
+class first_exception {
+public:
+  /// Whether some thread has failed (relaxed: a late observer only does a little extra work).
+  bool stopped() const noexcept { return failed_.load(std::memory_order_relaxed); }
+
+  /// Records `std::current_exception()` if no thread did before; call from a catch block.
+  void capture() noexcept {
+    if (!claimed_.exchange(true, std::memory_order_acq_rel)) error_ = std::current_exception();
+    failed_.store(true, std::memory_order_relaxed);
+  }
+
+  /// Rethrows the recorded exception, if any. Call after the region has joined.
+  void rethrow_if_failed() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+private:
+  std::atomic<bool> failed_{false};
+  std::atomic<bool> claimed_{false};
+  std::exception_ptr error_;
+};
+
+}  // namespace tack::detail

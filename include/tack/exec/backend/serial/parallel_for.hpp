@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file The serial backend's `parallel_for`: a plain loop on the calling thread, in index order.
+/// An exception thrown by the kernel propagates at once; later indices do not run.
+
+#include <tack/core/index.hpp>
+#include <tack/exec/backend.hpp>
+#include <tack/exec/range.hpp>
+
+namespace tack::detail {
+
+template <>
+struct parallel_for_impl<serial_backend> {
+  template <class F>
+  static void run(index_t n, const F& f) {
+    for (index_t i = 0; i < n; ++i) f(i);
+  }
+  template <int Rank, class F>
+  static void run(const range<Rank>& r, const F& f) {
+    for_each_in_flat_range(r, 0, r.size(), f);
+  }
+};
+
+}  // namespace tack::detail
