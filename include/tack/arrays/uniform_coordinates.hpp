@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file `tack::arrays::uniform_coordinates`: the point coordinates of a uniform grid, x fastest
+/// (DESIGN §6).
+
+#include <tack/arrays/implicit.hpp>
+#include <tack/types/vec.hpp>
+
+#include <array>
+#include <string>
+
+namespace tack::arrays {
+
+/// Point `i = ix + nx * (iy + ny * iz)` is `origin + spacing * (ix, iy, iz)` component-wise.
+template <class T>
+struct uniform_coordinates_fn {
+  index_t nx;
+  index_t ny;
+  vec<T, 3> origin;
+  vec<T, 3> spacing;
+
+  TACK_FORCEINLINE constexpr computed_t<vec<T, 3>> operator()(index_t i) const {
+    const index_t ix = i % nx;
+    const index_t r = i / nx;
+    const index_t iy = r % ny;
+    const index_t iz = r / ny;
+    return vec<T, 3>{origin[0] + spacing[0] * static_cast<T>(ix),
+                     origin[1] + spacing[1] * static_cast<T>(iy),
+                     origin[2] + spacing[2] * static_cast<T>(iz)};
+  }
+};
+
+/// The `nx * ny * nz` points of a uniform grid with `point_dims = {nx, ny, nz}` points per axis,
+/// x fastest (VTK's order); a negative dimension is a `value_error`. `point_dims` is anything
+/// indexable by 0..2 (a braced list, `std::array`, `tack::vec3i`).
+/// `auto pts = tack::arrays::uniform_coordinates({3, 2, 2}, tack::vec3f{0, 0, 0},
+///                                               tack::vec3f{0.5f, 1, 1});  // pts[1] == {0.5, 0, 0}`
+template <class T = float, class Dims = std::array<index_t, 3>>
+auto uniform_coordinates(const Dims& point_dims, vec<T, 3> origin = vec<T, 3>{0, 0, 0},
+                         vec<T, 3> spacing = vec<T, 3>{1, 1, 1}) {
+  const index_t nx = static_cast<index_t>(point_dims[0]);
+  const index_t ny = static_cast<index_t>(point_dims[1]);
+  const index_t nz = static_cast<index_t>(point_dims[2]);
+  if (nx < 0 || ny < 0 || nz < 0) {
+    throw value_error("tack::arrays::uniform_coordinates: point dimensions must be non-negative, "
+                      "got (" +
+                      std::to_string(nx) + ", " + std::to_string(ny) + ", " + std::to_string(nz) +
+                      ")");
+  }
+  return implicit_array<uniform_coordinates_fn<T>>(
+      uniform_coordinates_fn<T>{nx, ny, origin, spacing}, nx * ny * nz);
+}
+
+}  // namespace tack::arrays
