@@ -101,10 +101,18 @@ public:
   array() { init_root(default_device_for_space(), {}, 0, std::nullopt); }
 
   array(const array&) = default;
-  array& operator=(const array&) = default;
+  array& operator=(const array&) & = default;
   /// Moving leaves the source without storage: any use of it is a `value_error`.
   array(array&& other) noexcept = default;
-  array& operator=(array&& other) noexcept = default;
+  array& operator=(array&& other) & noexcept = default;
+  /// There is no slice assignment: `a.rows(i, j) = x` would only rebind a temporary handle.
+  template <class U>
+  void operator=(U&&) && {
+    static_assert(sizeof(U) == 0,
+                  "tack::array: assigning to a temporary handle (a.rows(i, j) = x, a[slice] = x) "
+                  "would only rebind it; tack has no slice assignment: use "
+                  "tack::copyto(a.rows(i, j), x) or a.rows(i, j).fill(v)");
+  }
 
   /// `array<const T>` from `array<T>` (the same memory, read-only handle type).
   template <class U>

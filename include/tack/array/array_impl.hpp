@@ -302,8 +302,13 @@ auto array<T, Rank, Space>::as_elements() const {
   if (!ok) {
     throw value_error("tack::array::as_elements: the trailing extents of " + describe() +
                       " do not match " + std::string(dtype_of<U>().name()) + " (" +
-                      (is_vec_v<U> ? std::to_string(components_v<U>)
-                                   : std::to_string(U::rows) + ", " + std::to_string(U::cols)) +
+                      [] {
+                        if constexpr (is_vec_v<U>) {
+                          return std::to_string(components_v<U>);
+                        } else {
+                          return std::to_string(U::rows) + ", " + std::to_string(U::cols);
+                        }
+                      }() +
                       ")");
   }
   (void)element_pointer("as_elements");
