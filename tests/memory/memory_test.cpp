@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Devices, memory spaces, the allocator registry, pools and buffers (DESIGN §3).
+#include <tack/core/error.hpp>
+#include <tack/memory/allocator.hpp>
+#include <tack/memory/buffer.hpp>
+#include <tack/memory/copy.hpp>
+#include <tack/memory/device.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#define EXPECT_THROW_MSG(expr, type, ...)                                                          \
+  do {                                                                                             \
+    try {                                                                                          \
+      (void)(expr);                                                                                \
+      ADD_FAILURE() << #expr " did not throw " #type;                                              \
+    } catch (const type& e) {                                                                      \
+      for (const char* frag : {__VA_ARGS__})                                                       \
+        EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)                             \
+            << "message \"" << e.what() << "\" lacks \"" << frag << "\"";                          \
+    }                                                                                              \
+  } while (0)
+
+TEST(Device, NamesAndParsing) {
+  EXPECT_EQ(tack::cpu().str(), "cpu");
+  EXPECT_EQ(tack::cuda().str(), "cuda:0");
+  EXPECT_EQ(tack::cuda(3).str(), "cuda:3");
+  EXPECT_EQ(tack::device::parse("cpu"), tack::cpu());
+  EXPECT_EQ(tack::device::parse("cuda"), tack::cuda(0));
+  EXPECT_EQ(tack::device::parse("cuda:2"), tack::cuda(2));
+  for (const char* bad : {"gpu", "cuda:", "cuda:x", "cuda:-1", "", "CPU"}) {
+    EXPECT_THROW_MSG(tack::device::parse(bad), tack::value_error, "is not a device");
+  }
+  EXPECT_TRUE(tack::is_available(tack::cpu()));
+  EXPECT_FALSE(tack::is_available(tack::cuda(1000)));
+}
+
+TEST(Device, DefaultDevice) {
+  EXPECT_EQ(tack::default_device(), tack::cpu());
+  tack::set_default_device(tack::cpu());
+  EXPECT_EQ(tack::default_device(), tack::cpu());
+  if (!tack::is_available(tack::cuda())) {
+    EXPECT_THROW_MSG(tack::set_default_device(tack::cuda()), tack::device_error, "cuda:0",
+                     "not available");
+    EXPECT_EQ(tack::default_device(), tack::cpu());
+  }
+}
+
+TEST(Allocator, RegistryAndSpaces) {
+  const auto host = tack::get_allocator(tack::memory_space::host);
+  EXPECT_EQ(tack::get_allocator(tack::memory_space::dynamic, tack::cpu()), host);
+  EXPECT_EQ(tack::default_allocator(tack::cpu()), host);
+  auto& a = tack::allocator_from_id(host);
+  EXPECT_EQ(a.space(), tack::memory_space::host);
+  EXPECT_EQ(a.device(), tack::cpu());
+  EXPECT_EQ(a.name(), "host");
+  EXPECT_THROW_MSG(tack::allocator_from_id(12345), tack::value_error, "12345");
+  EXPECT_THROW_MSG(tack::allocator_from_id(-1), tack::value_error, "-1");
+  if (!tack::is_available(tack::cuda())) {
+    EXPECT_THROW_MSG(tack::get_allocator(tack::memory_space::device), tack::device_error,
+                     "device memory", "not available");
+  }
+  EXPECT_EQ(tack::to_string(tack::memory_space::unified), "unified");
+  EXPECT_TRUE(tack::host_accessible(tack::memory_space::pinned));
+  EXPECT_FALSE(tack::host_accessible(tack::memory_space::device));
+}
+
+TEST(Allocator, HostMemoryIsAlignedAndHugeBlocksAreZero) {
+  auto& a = tack::allocator_from_id(tack::get_allocator(tack::memory_space::host));
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{100}, std::size_t{4} << 20}) {
+    void* p = a.allocate(bytes);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0u);
+    if (a.zeroed_on_allocate(bytes)) {
+      std::vector<char> zero(bytes, 0);
+      EXPECT_EQ(std::memcmp(p, zero.data(), bytes), 0);
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % (std::size_t{2} << 20), 0u);
+    }
+    std::memset(p, 1, bytes);
+    a.deallocate(p, bytes);
+  }
+  EXPECT_EQ(a.allocate(0), nullptr);
+  EXPECT_THROW_MSG(a.allocate(std::size_t{1} << 60), tack::out_of_memory, "bytes");
+}
+
+// A user allocator registered next to the library's: counts what it hands out.
+struct counting_allocator final : tack::allocator {
+  int live = 0;
+  void* allocate(std::size_t bytes) override {
+    ++live;
+    return ::operator new(bytes, std::align_val_t{64});
+  }
+  void deallocate(void* p, std::size_t) noexcept override {
+    --live;
+    ::operator delete(p, std::align_val_t{64});
+  }
+  tack::memory_space space() const noexcept override { return tack::memory_space::host; }
+  tack::device device() const noexcept override { return tack::cpu(); }
+  std::string name() const override { return "counting"; }
+};
+
+TEST(Allocator, UserAllocatorsAndPools) {
+  auto counting = std::make_shared<counting_allocator>();
+  const auto id = tack::register_allocator(counting);
+  EXPECT_EQ(tack::allocator_from_id(id).name(), "counting");
+  {
+    auto b = tack::buffer::allocate_with(id, 100);
+    EXPECT_EQ(counting->live, 1);
+    EXPECT_EQ(b.allocator(), id);
+  }
+  EXPECT_EQ(counting->live, 0);
+
+  const auto pool = tack::make_pool_allocator(id);
+  EXPECT_EQ(tack::allocator_from_id(pool).name(), "pool(counting)");
+  void* first;
+  {
+    auto b = tack::buffer::allocate_with(pool, 1000);
+    first = b.data();
+    EXPECT_EQ(counting->live, 1);
+  }
+  EXPECT_EQ(counting->live, 1);  // kept by the pool
+  EXPECT_EQ(tack::pool_cached_bytes(pool), 1024u);
+  {
+    auto b = tack::buffer::allocate_with(pool, 900);  // same size class: reused
+    EXPECT_EQ(b.data(), first);
+    EXPECT_EQ(counting->live, 1);
+    EXPECT_EQ(tack::pool_cached_bytes(pool), 0u);
+  }
+  tack::release_pool(pool);
+  EXPECT_EQ(counting->live, 0);
+  EXPECT_EQ(tack::pool_cached_bytes(pool), 0u);
+  EXPECT_THROW_MSG(tack::release_pool(id), tack::value_error, "not a pool");
+  EXPECT_THROW_MSG(tack::register_allocator(nullptr), tack::value_error, "null");
+}
+
+TEST(Buffer, AllocateBorrowVersionOwner) {
+  auto b = tack::buffer::allocate(tack::cpu(), 256);
+  EXPECT_TRUE(b);
+  EXPECT_EQ(b.nbytes(), 256u);
+  EXPECT_EQ(b.device(), tack::cpu());
+  EXPECT_FALSE(b.read_only());
+  EXPECT_FALSE(b.is_borrowed());
+  EXPECT_EQ(b.version(), 0u);
+  auto shared = b;
+  shared.bump_version();
+  EXPECT_EQ(b.version(), 1u);
+  EXPECT_EQ(b.use_count(), 2);
+
+  int releases = 0;
+  std::vector<int> host(4);
+  {
+    auto owner = std::shared_ptr<void>(nullptr, [&](void*) { ++releases; });
+    auto borrowed = tack::buffer::borrow(host.data(), 16, tack::cpu(), true, owner);
+    owner.reset();
+    EXPECT_TRUE(borrowed.read_only());
+    EXPECT_TRUE(borrowed.is_borrowed());
+    EXPECT_EQ(borrowed.allocator(), -1);
+    auto copy = borrowed;
+    EXPECT_EQ(releases, 0);
+    EXPECT_THROW_MSG(copy.reallocate(32, 16), tack::value_error, "borrowed");
+  }
+  EXPECT_EQ(releases, 1);  // exactly once
+}
+
+TEST(Buffer, ReallocateMovesOnceAndKeepsContents) {
+  auto b = tack::buffer::allocate(tack::cpu(), 16);
+  std::memcpy(b.data(), "0123456789abcdef", 16);
+  b.reallocate(1 << 22, 16);
+  EXPECT_EQ(std::memcmp(b.data(), "0123456789abcdef", 16), 0);
+  EXPECT_EQ(b.nbytes(), std::size_t{1} << 22);
+  EXPECT_THROW_MSG(b.reallocate(8, 16), tack::value_error, "cannot keep 16 bytes");
+  EXPECT_THROW(b.reallocate(std::size_t{1} << 60, 16), tack::out_of_memory);
+  EXPECT_EQ(std::memcmp(b.data(), "0123456789abcdef", 16), 0);  // strong guarantee
+}
+
+TEST(Copy, HostCopyAndFillPatterns) {
+  // Every element size and misalignment, below and above the streaming threshold.
+  for (std::size_t bytes : {std::size_t{0}, std::size_t{37}, std::size_t{9} << 20}) {
+    std::vector<unsigned char> src(bytes + 7), dst(bytes + 7, 0);
+    for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 31);
+    tack::detail::host_copy(dst.data() + 3, src.data() + 1, bytes);
+    EXPECT_EQ(std::memcmp(dst.data() + 3, src.data() + 1, bytes), 0);
+    EXPECT_EQ(dst[bytes + 3], 0);  // nothing written past the range
+  }
+  for (std::size_t size : {1u, 2u, 3u, 8u, 12u, 24u, 36u, 72u}) {
+    const std::size_t count = (std::size_t{9} << 20) / size + 5;
+    std::vector<unsigned char> value(size), out(size * count + 1, 0xEE);
+    for (std::size_t i = 0; i < size; ++i) value[i] = static_cast<unsigned char>(i + 1);
+    tack::detail::host_fill(out.data() + 1, value.data(), size, count);
+    for (std::size_t k = 0; k < count; k += 997) {
+      ASSERT_EQ(std::memcmp(out.data() + 1 + k * size, value.data(), size), 0) << size << " " << k;
+    }
+    EXPECT_EQ(std::memcmp(out.data() + 1 + (count - 1) * size, value.data(), size), 0);
+    EXPECT_EQ(out[0], 0xEE);  // nothing before
+  }
+}
