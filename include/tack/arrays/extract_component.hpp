@@ -23,8 +23,15 @@ template <class R>
 TACK_FORCEINLINE constexpr decltype(auto) component_of(R&& r, int c) {
   using V = element_value_t<R>;
   if constexpr (!is_vec_v<V> && !is_mat_v<V>) {
-    // A scalar has one component; keep the access as it is (reference or value).
-    return static_cast<R&&>(r);
+    // A scalar has one component: keep a reference as it is, return a value by value (never a
+    // reference to the temporary).
+    if constexpr (std::is_lvalue_reference_v<R&&>) {
+      return r;
+    } else if constexpr (proxy_reference<std::remove_cvref_t<R>>) {
+      return std::remove_cvref_t<R>(r);
+    } else {
+      return V(r);
+    }
   } else if constexpr (std::is_lvalue_reference_v<R&&>) {
     if constexpr (is_mat_v<V>) {
       return r(c / component_cols_v<V>, c % component_cols_v<V>);

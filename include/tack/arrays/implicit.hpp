@@ -131,8 +131,8 @@ inline constexpr bool is_writable_reference_v =
 /// the same element) so its assignment operator need not be const.
 TACK_EXEC_CHECK_DISABLE
 template <class R, class Held, class V>
-TACK_FORCEINLINE constexpr void assign_through(Held& held, const V& v) {
-  R target = held;
+TACK_FORCEINLINE constexpr void assign_through(Held&& held, const V& v) {
+  R target = static_cast<Held&&>(held);
   target = v;
 }
 
