@@ -14,8 +14,9 @@
 /// `template <> struct tack::arrays::is_array_expression_operand<my_array> : std::true_type {};`
 /// Being indexable is not enough: `std::vector`, `std::span` and other containers never get these
 /// operators, so no unrelated `a + b` changes meaning. The operators are found by
-/// argument-dependent lookup for tack's own types; code using an opted-in type from another
-/// namespace adds `using tack::operator+;` (and the others it needs), or calls them qualified. An expression needs at least one array
+/// argument-dependent lookup for tack's own types; for an opted-in type from another namespace,
+/// add `using tack::operator+;` (and the others it needs) to that namespace, so that
+/// argument-dependent lookup finds them wherever the type is used. An expression needs at least one array
 /// operand; the other may be a scalar or any element value (`vec3f`, `mat3f`), broadcast to
 /// every index.
 ///
