@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// Implicit arrays inside kernels on every backend the build has (serial, OpenMP, CUDA): each
+// composition evaluated by parallel_for equals the same composition read in a host loop (random
+// arrays bit for bit, so the values are the same on every device and thread count), and stores
+// through writable compositions land in the storage. Compiled by nvcc in CUDA builds: kernels are
+// functors (or typed TACK_LAMBDAs in free functions), so every composition's operator[] must be
+// callable on the device.
+
+#include <tack/arrays/all.hpp>
+#include <tack/detail/cuda_runtime.hpp>
+#include <tack/exec/ops.hpp>
+#include <tack/exec/parallel_for.hpp>
+#include <tack/exec/parallel_reduce.hpp>
+#include <tack/exec/threads.hpp>
+#include <tack/types/mat.hpp>
+#include <tack/types/vec.hpp>
+#include <tack/view/soa_view.hpp>
+#include <tack/view/view.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using tack::index_t;
+using tack::vec3f;
+namespace ta = tack::arrays;
+
+// Memory the host and the backend's kernels can both touch: unified memory for CUDA.
+template <class Backend, class T>
+class shared_buffer {
+public:
+  explicit shared_buffer(index_t n) : n_(n) {
+    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
+    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
+      data_ = static_cast<T*>(tack::detail::cuda_malloc_unified(bytes, 0));
+    } else {
+      data_ = static_cast<T*>(::operator new(bytes));
+    }
+    for (index_t i = 0; i < n; ++i) new (data_ + i) T{};
+  }
+  ~shared_buffer() {
+    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
+      tack::detail::cuda_free_unified(data_, 0);
+    } else {
+      ::operator delete(data_);
+    }
+  }
+  shared_buffer(const shared_buffer&) = delete;
+  shared_buffer& operator=(const shared_buffer&) = delete;
+  tack::view<T> view() const { return tack::view<T>(data_, n_); }
+  T& operator[](index_t i) const { return data_[i]; }
+
+private:
+  T* data_ = nullptr;
+  index_t n_ = 0;
+};
+
+template <class Backend>
+bool backend_runs() {
+  if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
+    return tack::is_available(tack::cuda());
+  } else {
+    return true;
+  }
+}
+
+// ---- kernels: functors, as code nvcc compiles must use --------------------------------------
+
+template <class Out, class In>
+struct copy_kernel {
+  Out out;
+  In in;
+  TACK_HOST_DEVICE void operator()(index_t i) const { out[i] = in[i]; }
+};
+
+template <class Dst, class Src>
+struct store_kernel {
+  Dst dst;  // a writable composition, captured by value: stores go through shallow constness
+  Src src;
+  TACK_HOST_DEVICE void operator()(index_t i) const { dst[i] = src[i]; }
+};
+
+template <class A>
+struct read_kernel {
+  A a;
+  TACK_HOST_DEVICE double operator()(index_t i) const { return static_cast<double>(a[i]); }
+};
+
+struct to_celsius {
+  TACK_HOST_DEVICE float operator()(float k) const { return k - 273.15f; }
+};
+struct to_kelvin {
+  TACK_HOST_DEVICE float operator()(float c) const { return c + 273.15f; }
+};
+struct cube {
+  TACK_HOST_DEVICE double operator()(index_t i) const { return double(i) * double(i) * double(i); }
+};
+
+// ---- comparisons ------------------------------------------------------------------------------
+
+template <class T>
+bool close(const T& a, const T& b, double rel) {
+  if constexpr (tack::is_vec_v<T>) {
+    for (int c = 0; c < T::length; ++c)
+      if (!close(a[c], b[c], rel)) return false;
+    return true;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (rel == 0) return a == b || (a != a && b != b);
+    return std::abs(double(a) - double(b)) <= rel * (1 + std::abs(double(b)));
+  } else {
+    return a == b;
+  }
+}
+
+// Evaluates `a` in a kernel on the backend and in a host loop; `rel == 0` asks for equal bits.
+template <class Backend, class A>
+void expect_same_as_host(const A& a, const char* what, double rel = 0) {
+  using V = tack::array_value_t<A>;
+  const index_t n = a.size();
+  shared_buffer<Backend, V> out(n);
+  tack::parallel_for(Backend{}, n, copy_kernel<tack::view<V>, A>{out.view(), a});
+  index_t bad = 0;
+  for (index_t i = 0; i < n; ++i) {
+    const V expected = a[i];
+    if (!close(out[i], expected, rel) && bad++ < 3) ADD_FAILURE() << what << ": index " << i;
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+template <class Backend>
+void check_computed(index_t n) {
+  expect_same_as_host<Backend>(ta::counting<double>(n, -1.0, 0.25), "counting");
+  expect_same_as_host<Backend>(ta::constant(vec3f{1, 2, 3}, n), "constant");
+  expect_same_as_host<Backend>(ta::function(n, cube{}), "function");
+  expect_same_as_host<Backend>(ta::uniform_coordinates({7, 5, n / 35 + 1}, vec3f{0, 1, 2},
+                                                       vec3f{0.5f, 0.25f, 2}),
+                               "uniform_coordinates");
+  expect_same_as_host<Backend>(
+      ta::cartesian_product(ta::counting<float>(9), ta::counting<float>(4, 1), ta::counting<float>(3)),
+      "cartesian_product");
+  expect_same_as_host<Backend>(ta::cast<float>(ta::counting<int>(n, -5)), "cast");
+  expect_same_as_host<Backend>(ta::transform(ta::counting<float>(n), to_celsius{}), "transform");
+}
+
+// The random arrays' claim: the same bits on every backend, for any thread count.
+template <class Backend>
+void check_random(index_t n) {
+  expect_same_as_host<Backend>(ta::random_bits(n, 42), "random_bits");
+  expect_same_as_host<Backend>(ta::random_bits<std::uint64_t>(n, 42), "random_bits<u64>");
+  expect_same_as_host<Backend>(ta::random_uniform<float>(n, 7), "random_uniform<float>");
+  expect_same_as_host<Backend>(ta::random_uniform<float>(n, 7, -3.0f, 2.5f),
+                               "random_uniform<float>(lo, hi)");
+  expect_same_as_host<Backend>(ta::random_uniform<double>(n, 8, 1.0, 1e6),
+                               "random_uniform<double>(lo, hi)");
+  expect_same_as_host<Backend>(ta::random_normal<float>(n, 9), "random_normal<float>");
+  expect_same_as_host<Backend>(ta::random_normal<double>(n, 10), "random_normal<double>");
+  // Pinned values (random_test.cpp): the device computes them too.
+  shared_buffer<Backend, double> z(4);
+  tack::parallel_for(Backend{}, 4,
+                     copy_kernel<tack::view<double>, decltype(ta::random_normal<double>(4, 42))>{
+                         z.view(), ta::random_normal<double>(4, 42)});
+  EXPECT_EQ(z[0], 0x1.c5e30047aa1d8p-1);
+  EXPECT_EQ(z[3], -0x1.5c1ac2af49655p-1);
+}
+
+template <class Backend>
+void check_rearranging_and_expressions(index_t n) {
+  shared_buffer<Backend, float> a(n), b(n);
+  shared_buffer<Backend, int> idx(n);
+  shared_buffer<Backend, vec3f> p(n);
+  shared_buffer<Backend, float> x(n), y(n), z(n);
+  for (index_t i = 0; i < n; ++i) {
+    a[i] = float(i % 97) - 40.0f;
+    b[i] = 0.5f + float(i % 13);
+    idx[i] = int((i * 7919) % n);
+    p[i] = vec3f{float(i), float(-i), 0.5f * float(i)};
+    x[i] = float(i);
+    y[i] = float(2 * i);
+    z[i] = float(3 * i);
+  }
+  auto va = a.view(), vb = b.view();
+  tack::soa_view<vec3f> soa({x.view().data(), y.view().data(), z.view().data()}, {n});
+  expect_same_as_host<Backend>(ta::view(va, 3, n - 5), "view");
+  expect_same_as_host<Backend>(ta::strided(va, 3, 2), "strided");
+  expect_same_as_host<Backend>(ta::permutation(idx.view(), vb), "permutation");
+  expect_same_as_host<Backend>(ta::concatenate(va, vb, ta::constant(7.0f, 5)), "concatenate");
+  expect_same_as_host<Backend>(ta::concatenate(p.view(), soa), "concatenate AoS + SoA");
+  expect_same_as_host<Backend>(ta::components(va, vb, ta::counting<float>(n)), "components");
+  expect_same_as_host<Backend>(ta::extract_component(soa, 2), "extract_component SoA");
+  expect_same_as_host<Backend>(ta::extract_component(p.view(), 1), "extract_component AoS");
+  expect_same_as_host<Backend>(va + 2.0f * vb - 1.0f, "a + 2 b - 1");
+  expect_same_as_host<Backend>(-(va * vb) / vb, "-(a b) / b");
+  expect_same_as_host<Backend>(p.view() * 2.0f + soa, "vec3f expression, both layouts");
+  expect_same_as_host<Backend>(tack::minimum(va, vb) + tack::maximum(va, 0.0f), "minimum/maximum");
+  expect_same_as_host<Backend>(tack::abs(va), "abs");
+  expect_same_as_host<Backend>(tack::sqrt(vb), "sqrt");  // correctly rounded everywhere
+  // libm and CUDA's math library may differ in the last bits.
+  expect_same_as_host<Backend>(tack::exp(vb / 10.0f) + tack::log(vb), "exp + log", 1e-5);
+  expect_same_as_host<Backend>(tack::sin(va) * tack::cos(vb), "sin cos", 1e-5);
+  expect_same_as_host<Backend>(tack::pow(vb, 1.5f), "pow", 1e-5);
+  expect_same_as_host<Backend>(tack::sqrt(p.view()), "component-wise sqrt of vec3f", 0);
+  // A deep composition.
+  expect_same_as_host<Backend>(
+      ta::view(ta::permutation(ta::counting<int>(n, n - 1, -1), ta::strided(va + vb, 1)), 1, n - 2) *
+          ta::random_uniform<float>(n - 2, 3),
+      "deep composition");
+}
+
+template <class Backend>
+void check_stores(index_t n) {
+  shared_buffer<Backend, float> a(n), x(n), y(n), z(n);
+  shared_buffer<Backend, vec3f> p(n);
+  auto va = a.view();
+  // strided: every other element
+  tack::parallel_for(Backend{}, (n + 1) / 2,
+                     store_kernel<decltype(ta::strided(va, 2)), decltype(ta::counting<float>(1))>{
+                         ta::strided(va, 2), ta::counting<float>((n + 1) / 2, 1.0f)});
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], i % 2 == 0 ? float(i / 2 + 1) : 0.0f) << i;
+  // permutation: a scatter that reverses
+  auto rev = ta::permutation(ta::counting<index_t>(n, n - 1, -1), va);
+  tack::parallel_for(Backend{}, n, store_kernel<decltype(rev), decltype(ta::counting<float>(1))>{
+                                       rev, ta::counting<float>(n)});
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], float(n - 1 - i)) << i;
+  // transform with an inverse: stores inverse(v)
+  auto celsius = ta::transform(va, to_celsius{}, to_kelvin{});
+  tack::parallel_for(Backend{}, n, store_kernel<decltype(celsius), decltype(ta::constant(0.0f, 1))>{
+                                       celsius, ta::constant(0.0f, n)});
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], 273.15f) << i;
+  // components: each component to its own array
+  auto comps = ta::components(x.view(), y.view(), z.view());
+  auto source = ta::uniform_coordinates({n, 1, 1});
+  tack::parallel_for(Backend{}, n, store_kernel<decltype(comps), decltype(source)>{comps, source});
+  for (index_t i = 0; i < n; ++i) {
+    ASSERT_EQ(x[i], float(i)) << i;
+    ASSERT_EQ(y[i], 0.0f) << i;
+  }
+  // concatenate of AoS and SoA storage (a proxy finds the part), and extract_component
+  tack::soa_view<vec3f> soa({x.view().data(), y.view().data(), z.view().data()}, {n});
+  auto both = ta::concatenate(p.view(), soa);
+  tack::parallel_for(Backend{}, 2 * n, store_kernel<decltype(both), decltype(ta::constant(vec3f{}, 1))>{
+                                           both, ta::constant(vec3f{1, 2, 3}, 2 * n)});
+  auto zs = ta::extract_component(soa, 2);
+  tack::parallel_for(Backend{}, n, store_kernel<decltype(zs), decltype(ta::constant(0.0f, 1))>{
+                                       zs, ta::constant(9.0f, n)});
+  for (index_t i = 0; i < n; ++i) {
+    ASSERT_EQ(p[i], (vec3f{1, 2, 3})) << i;
+    ASSERT_EQ(x[i], 1.0f) << i;
+    ASSERT_EQ(z[i], 9.0f) << i;
+  }
+}
+
+// Reductions read implicit arrays directly; the sum is exact here, so every backend agrees.
+template <class Backend>
+void check_reduce(index_t n) {
+  auto c = ta::counting<double>(n) * 2.0;
+  const double s = tack::parallel_reduce(Backend{}, n, 0.0, read_kernel<decltype(c)>{c},
+                                         tack::ops::plus{});
+  EXPECT_EQ(s, double(n) * double(n - 1));
+}
+
+// A typed TACK_LAMBDA capturing a composition (free function: nvcc refuses extended lambdas in
+// gtest's private TestBody).
+template <class Backend>
+void check_lambda(index_t n) {
+  shared_buffer<Backend, double> out(n);
+  auto o = out.view();
+  auto e = ta::random_uniform<double>(n, 1) * 10.0 + ta::counting<double>(n);
+  tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) { o[i] = e[i]; });
+  for (index_t i = 0; i < n; ++i) ASSERT_EQ(out[i], e[i]) << i;
+}
+
+template <class Backend>
+class arrays_backend : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!backend_runs<Backend>()) GTEST_SKIP() << "no CUDA device in this process";
+  }
+};
+
+using backends = ::testing::Types<tack::serial_backend
+#if TACK_HAS_OPENMP
+                                  ,
+                                  tack::openmp_backend
+#endif
+#if TACK_HAS_CUDA && defined(__CUDACC__)
+                                  ,
+                                  tack::cuda_backend
+#endif
+                                  >;
+TYPED_TEST_SUITE(arrays_backend, backends);
+
+TYPED_TEST(arrays_backend, computed_arrays_match_the_host) { check_computed<TypeParam>(10007); }
+
+TYPED_TEST(arrays_backend, random_arrays_are_bit_identical_to_the_host) {
+  check_random<TypeParam>(100003);
+}
+
+TYPED_TEST(arrays_backend, rearranging_arrays_and_expressions_match_the_host) {
+  check_rearranging_and_expressions<TypeParam>(10007);
+}
+
+TYPED_TEST(arrays_backend, stores_through_compositions_reach_the_storage) {
+  check_stores<TypeParam>(4099);
+}
+
+TYPED_TEST(arrays_backend, reductions_read_implicit_arrays) { check_reduce<TypeParam>(100000); }
+
+TYPED_TEST(arrays_backend, lambdas_capture_compositions) { check_lambda<TypeParam>(5003); }
+
+TYPED_TEST(arrays_backend, random_arrays_do_not_depend_on_the_thread_count) {
+  const int saved = tack::num_threads();
+  for (int t : {1, 2, 3}) {
+    tack::set_num_threads(t);
+    check_random<TypeParam>(20011);
+  }
+  tack::set_num_threads(saved);
+}
+
+}  // namespace
