@@ -231,23 +231,20 @@ TACK_HOST_DEVICE constexpr T* view_pointer(P* p) noexcept {
 /// value per `tack::dyn`. `auto v = tack::make_view<double, 3, tack::dyn>(ptr, 11);  // v(c, i)`
 template <class T, index_t... E, class P, std::integral... I>
 TACK_HOST_DEVICE constexpr mdview<T, extents<E...>> make_view(P* p, I... dynamic_extents) {
-  static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
-                "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
-  return mdview<T, extents<E...>>(detail::view_pointer<T>(p), dynamic_extents...);
+  if constexpr (sizeof...(I) != std::size_t(extents<E...>::rank_dynamic())) {
+    // Fenced so that the count is the only error reported.
+    static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
+                  "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
+    return {};
+  } else {
+    return mdview<T, extents<E...>>(detail::view_pointer<T>(p), dynamic_extents...);
+  }
 }
 
-/// The same over an object with a `data()` member (`tack::buffer`, `std::vector`, an array):
-/// the view covers its memory, which must hold the extents and be aligned for `T` (else
-/// `tack::value_error`); a read-only source needs `make_view<const T>` (else `read_only_error`).
-/// `auto v = tack::make_view<double, 3, tack::dyn>(chunk, 11);`
+namespace detail {
+// make_view's body over a data() source, once the extent count is known to be right.
 template <class T, index_t... E, class Source, std::integral... I>
-  requires(!std::is_pointer_v<std::remove_cvref_t<Source>>)
-mdview<T, extents<E...>> make_view(Source& source, I... dynamic_extents) {
-  static_assert(requires { source.data(); },
-                "tack::make_view: the first argument is a T*, a void* or an object with a data() "
-                "member (tack::buffer, std::vector)");
-  static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
-                "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
+mdview<T, extents<E...>> make_view_over(Source& source, I... dynamic_extents) {
   if constexpr (!std::is_const_v<T> && requires {
                   { source.read_only() } -> std::convertible_to<bool>;
                 }) {
@@ -295,6 +292,29 @@ mdview<T, extents<E...>> make_view(Source& source, I... dynamic_extents) {
                       std::to_string(alignof(T)) + " bytes, as the element type requires");
   }
   return v;
+}
+}  // namespace detail
+
+/// The same over an object with a `data()` member (`tack::buffer`, `std::vector`, an array):
+/// the view covers its memory, which must hold the extents and be aligned for `T` (else
+/// `tack::value_error`); a read-only source needs `make_view<const T>` (else `read_only_error`).
+/// `auto v = tack::make_view<double, 3, tack::dyn>(chunk, 11);`
+template <class T, index_t... E, class Source, std::integral... I>
+  requires(!std::is_pointer_v<std::remove_cvref_t<Source>>)
+mdview<T, extents<E...>> make_view(Source& source, I... dynamic_extents) {
+  if constexpr (!requires { source.data(); }) {
+    static_assert(requires { source.data(); },
+                  "tack::make_view: the first argument is a T*, a void* or an object with a data() "
+                  "member (tack::buffer, std::vector)");
+    return {};
+  } else if constexpr (sizeof...(I) != std::size_t(extents<E...>::rank_dynamic())) {
+    // Fenced so that the count is the only error reported.
+    static_assert(sizeof...(I) == std::size_t(extents<E...>::rank_dynamic()),
+                  "tack::make_view<T, E...>: pass one run-time extent per tack::dyn in E");
+    return {};
+  } else {
+    return detail::make_view_over<T, E...>(source, dynamic_extents...);
+  }
 }
 
 }  // namespace tack

@@ -189,8 +189,8 @@ public:
 ///
 /// The constructor takes the component pointers as a C array (`{x, y, z}`) or a `std::array`, and
 /// the extents likewise. `operator[](k)` is the flat row-major element; `operator()(i, j, ...)`
-/// takes one index per dimension; both return `soa_ref<T>` (or, for `soa_view<const T>`, a `T`
-/// value). `rows(i, j)` offsets every component pointer; bounds checks report the root's rows like
+/// takes one index per dimension; both return `soa_ref<T>` (or, for `soa_view<const T>`, a
+/// `const T` value). `rows(i, j)` offsets every component pointer; bounds checks report the root's rows like
 /// `tack::view`.
 template <class T, int Rank = 1>
 class soa_view {
@@ -206,8 +206,9 @@ public:
   using value_type = std::remove_cv_t<T>;  ///< `T` without const
   /// The component type, const for read-only views (`float` / `const float`).
   using scalar_type = std::conditional_t<std::is_const_v<T>, const scalar_t<T>, scalar_t<T>>;
-  /// What element access returns: a proxy, or a value for a read-only view.
-  using reference = std::conditional_t<std::is_const_v<T>, value_type, soa_ref<value_type>>;
+  /// What element access returns: a proxy, or for a read-only view a const value (const so that
+  /// `r[i] = x` does not compile into a store to a temporary).
+  using reference = std::conditional_t<std::is_const_v<T>, const value_type, soa_ref<value_type>>;
   /// Number of dimensions.
   static constexpr int rank = Rank;
   /// Number of scalar components per element (3 for `vec3f`, 9 for `mat3f`).
