@@ -190,8 +190,8 @@ public:
 /// The constructor takes the component pointers as a C array (`{x, y, z}`) or a `std::array`, and
 /// the extents likewise. `operator[](k)` is the flat row-major element; `operator()(i, j, ...)`
 /// takes one index per dimension; both return `soa_ref<T>` (or, for `soa_view<const T>`, a
-/// `const T` value). `rows(i, j)` offsets every component pointer; bounds checks report the root's rows like
-/// `tack::view`.
+/// `const T` value). `rows(i, j)` offsets every component pointer; bounds checks report the root's
+/// rows like `tack::view`.
 template <class T, int Rank = 1>
 class soa_view {
   static_assert(!is_scalar_v<T>, "tack::soa_view<T>: T is a scalar, which has no components to "
