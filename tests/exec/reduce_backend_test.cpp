@@ -243,22 +243,32 @@ std::vector<float> test_floats(index_t n) {
 float cpu_sum(index_t n, const float* xp) {
   return tack::parallel_reduce(tack::cpu(), n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
 }
+float serial_sum(index_t n, const float* xp) {
+  return tack::parallel_reduce(tack::serial_backend{}, n, 0.0f,
+                               TACK_LAMBDA(index_t i) { return xp[i]; });
+}
+#if TACK_HAS_OPENMP
+float openmp_sum(index_t n, const float* xp) {
+  return tack::parallel_reduce(tack::openmp_backend{}, n, 0.0f,
+                               TACK_LAMBDA(index_t i) { return xp[i]; });
+}
+#endif
+float default_device_sum(index_t n, const float* xp) {
+  return tack::parallel_reduce(n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
+}
 
 TEST(reduce_cpu, same_bits_for_every_thread_count_and_backend) {
   const int saved = tack::num_threads();
   for (index_t n : {index_t{100}, index_t{5000}, index_t{1'000'000}, index_t{3'000'017}}) {
     const auto x = test_floats(n);
-    const float* xp = x.data();
-    const float serial = tack::parallel_reduce(tack::serial_backend{}, n, 0.0f,
-                                               TACK_LAMBDA(index_t i) { return xp[i]; });
+    const float serial = serial_sum(n, x.data());
     for (int t : {1, 2, 3, 4, 7, 16}) {
       tack::set_num_threads(t);
-      const float got = cpu_sum(n, xp);
+      const float got = cpu_sum(n, x.data());
       EXPECT_EQ(std::memcmp(&got, &serial, sizeof got), 0)
           << "n = " << n << ", " << t << " threads: " << got << " != " << serial;
 #if TACK_HAS_OPENMP
-      const float omp = tack::parallel_reduce(tack::openmp_backend{}, n, 0.0f,
-                                              TACK_LAMBDA(index_t i) { return xp[i]; });
+      const float omp = openmp_sum(n, x.data());
       EXPECT_EQ(std::memcmp(&omp, &serial, sizeof omp), 0) << "n = " << n << ", " << t;
 #endif
     }
@@ -268,20 +278,22 @@ TEST(reduce_cpu, same_bits_for_every_thread_count_and_backend) {
 
 TEST(reduce_cpu, default_device_overload) {
   const auto x = test_floats(1000);
-  const float* xp = x.data();
-  const float got =
-      tack::parallel_reduce(index_t{1000}, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
+  const float got = default_device_sum(1000, x.data());
   long double exact = 0;
   for (float v : x) exact += v;
   EXPECT_NEAR(got, static_cast<double>(exact), 1e-3);
 }
 
+struct half_value {
+  TACK_HOST_DEVICE double operator()(index_t) const { return 0.5; }
+};
+
 TEST(reduce_cpu, result_type_is_the_type_of_init) {
   // As with std::reduce: an int init truncates each value (documented), a double init does not.
-  const auto half = TACK_LAMBDA(index_t) { return 0.5; };
-  EXPECT_EQ(tack::parallel_reduce(tack::cpu(), 10, 0, half), 0);
-  EXPECT_EQ(tack::parallel_reduce(tack::cpu(), 10, 0.0, half), 5.0);
-  static_assert(std::is_same_v<decltype(tack::parallel_reduce(tack::cpu(), 10, 0.0f, half)), float>);
+  EXPECT_EQ(tack::parallel_reduce(tack::cpu(), 10, 0, half_value{}), 0);
+  EXPECT_EQ(tack::parallel_reduce(tack::cpu(), 10, 0.0, half_value{}), 5.0);
+  static_assert(
+      std::is_same_v<decltype(tack::parallel_reduce(tack::cpu(), 10, 0.0f, half_value{})), float>);
 }
 
 }  // namespace

@@ -301,13 +301,16 @@ TEST(scan_cpu, same_bits_for_every_thread_count_above_one) {
 }
 #endif
 
+int default_device_count_scan(std::vector<int>& out) {
+  int* o = out.data();
+  return tack::parallel_scan(
+      static_cast<index_t>(out.size()), 0, TACK_LAMBDA(index_t) { return 1; },
+      TACK_LAMBDA(index_t i, int exclusive, int) { o[i] = exclusive; });
+}
+
 TEST(scan_cpu, default_device_overload) {
   std::vector<int> out(1000);
-  int* o = out.data();
-  const int total = tack::parallel_scan(
-      index_t{1000}, 0, TACK_LAMBDA(index_t) { return 1; },
-      TACK_LAMBDA(index_t i, int exclusive, int) { o[i] = exclusive; });
-  EXPECT_EQ(total, 1000);
+  EXPECT_EQ(default_device_count_scan(out), 1000);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(out[static_cast<std::size_t>(i)], i);
 }
 

@@ -40,7 +40,7 @@ private:
   static void run_flat(index_t n, const F& f, const Loop& loop) {
     const int requested = num_threads();
     if (requested <= 1 || n <= 1) {
-      loop(f, 0, n);  // exceptions propagate as they are
+      with_local_kernel(f, [&](const F& local) { loop(local, 0, n); });  // exceptions propagate
       return;
     }
     const int threads = n < requested ? static_cast<int>(n) : requested;
