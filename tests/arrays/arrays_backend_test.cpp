@@ -32,33 +32,48 @@ using tack::index_t;
 using tack::vec3f;
 namespace ta = tack::arrays;
 
-// Memory the host and the backend's kernels can both touch: unified memory for CUDA.
+// Memory for a backend's kernels with a host mirror: device memory (cudaMalloc, not managed
+// memory, which some GPU machines do not let the host touch) for CUDA, the mirror itself for the
+// CPU. `view()` is what kernels index, `host_view()` what host loops read; upload() and
+// download() copy between them.
 template <class Backend, class T>
 class shared_buffer {
+  static constexpr bool on_gpu = std::is_same_v<Backend, tack::cuda_backend>;
+
 public:
-  explicit shared_buffer(index_t n) : n_(n) {
-    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      data_ = static_cast<T*>(tack::detail::cuda_malloc_unified(bytes, 0));
+  explicit shared_buffer(index_t n) : host_(static_cast<std::size_t>(n > 0 ? n : 1)), n_(n) {
+    if constexpr (on_gpu) {
+      device_ = static_cast<T*>(tack::detail::cuda_malloc_device(bytes(), 0));
     } else {
-      data_ = static_cast<T*>(::operator new(bytes));
+      device_ = host_.data();
     }
-    for (index_t i = 0; i < n; ++i) new (data_ + i) T{};
+    upload();
   }
   ~shared_buffer() {
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      tack::detail::cuda_free_unified(data_, 0);
-    } else {
-      ::operator delete(data_);
-    }
+    if constexpr (on_gpu) tack::detail::cuda_free_device(device_, 0);
   }
   shared_buffer(const shared_buffer&) = delete;
   shared_buffer& operator=(const shared_buffer&) = delete;
-  tack::view<T> view() const { return tack::view<T>(data_, n_); }
-  T& operator[](index_t i) const { return data_[i]; }
+  tack::view<T> view() const { return tack::view<T>(device_, n_); }
+  tack::view<T> host_view() { return tack::view<T>(host_.data(), n_); }
+  T& operator[](index_t i) { return host_[static_cast<std::size_t>(i)]; }
+  void upload() {
+    if constexpr (on_gpu) {
+      tack::detail::cuda_memcpy(device_, host_.data(), bytes(),
+                                tack::detail::cuda_copy_kind::host_to_device);
+    }
+  }
+  void download() {
+    if constexpr (on_gpu) {
+      tack::detail::cuda_memcpy(host_.data(), device_, bytes(),
+                                tack::detail::cuda_copy_kind::device_to_host);
+    }
+  }
 
 private:
-  T* data_ = nullptr;
+  std::size_t bytes() const { return host_.size() * sizeof(T); }
+  std::vector<T> host_;
+  T* device_ = nullptr;
   index_t n_ = 0;
 };
 
@@ -119,19 +134,28 @@ bool close(const T& a, const T& b, double rel) {
   }
 }
 
-// Evaluates `a` in a kernel on the backend and in a host loop; `rel == 0` asks for equal bits.
-template <class Backend, class A>
-void expect_same_as_host(const A& a, const char* what, double rel = 0) {
-  using V = tack::array_value_t<A>;
-  const index_t n = a.size();
+// Evaluates `dev` (a composition over kernel memory) in a kernel on the backend and `host` (the
+// same composition over the host mirrors) in a host loop; `rel == 0` asks for equal bits.
+template <class Backend, class D, class H>
+void expect_same_as_host(const D& dev, const H& host, const char* what, double rel = 0) {
+  using V = tack::array_value_t<D>;
+  static_assert(std::is_same_v<V, tack::array_value_t<H>>);
+  const index_t n = dev.size();
+  ASSERT_EQ(host.size(), n) << what;
   shared_buffer<Backend, V> out(n);
-  tack::parallel_for(Backend{}, n, copy_kernel<tack::view<V>, A>{out.view(), a});
+  tack::parallel_for(Backend{}, n, copy_kernel<tack::view<V>, D>{out.view(), dev});
+  out.download();
   index_t bad = 0;
   for (index_t i = 0; i < n; ++i) {
-    const V expected = a[i];
+    const V expected = host[i];
     if (!close(out[i], expected, rel) && bad++ < 3) ADD_FAILURE() << what << ": index " << i;
   }
   EXPECT_EQ(bad, 0) << what;
+}
+// A computed array (no memory) is the same object on both sides.
+template <class Backend, class A>
+void expect_same_as_host(const A& a, const char* what, double rel = 0) {
+  expect_same_as_host<Backend>(a, a, what, rel);
 }
 
 template <class Backend>
@@ -166,8 +190,15 @@ void check_random(index_t n) {
   tack::parallel_for(Backend{}, 4,
                      copy_kernel<tack::view<double>, decltype(ta::random_normal<double>(4, 42))>{
                          z.view(), ta::random_normal<double>(4, 42)});
+  z.download();
   EXPECT_EQ(z[0], 0x1.c5e30047aa1d8p-1);
   EXPECT_EQ(z[3], -0x1.5c1ac2af49655p-1);
+}
+
+// Builds each composition twice, over kernel memory and over the host mirrors, and compares.
+template <class Backend, class Make, class... Buffers>
+void compare(const char* what, Make make, double rel, Buffers&... b) {
+  expect_same_as_host<Backend>(make(b.view()...), make(b.host_view()...), what, rel);
 }
 
 template <class Backend>
@@ -185,32 +216,55 @@ void check_rearranging_and_expressions(index_t n) {
     y[i] = float(2 * i);
     z[i] = float(3 * i);
   }
-  auto va = a.view(), vb = b.view();
-  tack::soa_view<vec3f> soa({x.view().data(), y.view().data(), z.view().data()}, {n});
-  expect_same_as_host<Backend>(ta::view(va, 3, n - 5), "view");
-  expect_same_as_host<Backend>(ta::strided(va, 3, 2), "strided");
-  expect_same_as_host<Backend>(ta::permutation(idx.view(), vb), "permutation");
-  expect_same_as_host<Backend>(ta::concatenate(va, vb, ta::constant(7.0f, 5)), "concatenate");
-  expect_same_as_host<Backend>(ta::concatenate(p.view(), soa), "concatenate AoS + SoA");
-  expect_same_as_host<Backend>(ta::components(va, vb, ta::counting<float>(n)), "components");
-  expect_same_as_host<Backend>(ta::extract_component(soa, 2), "extract_component SoA");
-  expect_same_as_host<Backend>(ta::extract_component(p.view(), 1), "extract_component AoS");
-  expect_same_as_host<Backend>(va + 2.0f * vb - 1.0f, "a + 2 b - 1");
-  expect_same_as_host<Backend>(-(va * vb) / vb, "-(a b) / b");
-  expect_same_as_host<Backend>(p.view() * 2.0f + soa, "vec3f expression, both layouts");
-  expect_same_as_host<Backend>(tack::minimum(va, vb) + tack::maximum(va, 0.0f), "minimum/maximum");
-  expect_same_as_host<Backend>(tack::abs(va), "abs");
-  expect_same_as_host<Backend>(tack::sqrt(vb), "sqrt");  // correctly rounded everywhere
+  for (auto* buf : {&a, &b, &x, &y, &z}) buf->upload();
+  idx.upload();
+  p.upload();
+  auto soa = [n](auto vx, auto vy, auto vz) {
+    return tack::soa_view<vec3f>({vx.data(), vy.data(), vz.data()}, {n});
+  };
+  compare<Backend>("view", [n](auto va) { return ta::view(va, 3, n - 5); }, 0, a);
+  compare<Backend>("strided", [](auto va) { return ta::strided(va, 3, 2); }, 0, a);
+  compare<Backend>("permutation", [](auto vi, auto vb) { return ta::permutation(vi, vb); }, 0, idx, b);
+  compare<Backend>("concatenate",
+                   [](auto va, auto vb) { return ta::concatenate(va, vb, ta::constant(7.0f, 5)); }, 0,
+                   a, b);
+  compare<Backend>("concatenate AoS + SoA",
+                   [&](auto vp, auto vx, auto vy, auto vz) {
+                     return ta::concatenate(vp, soa(vx, vy, vz));
+                   },
+                   0, p, x, y, z);
+  compare<Backend>("components",
+                   [n](auto va, auto vb) { return ta::components(va, vb, ta::counting<float>(n)); },
+                   0, a, b);
+  compare<Backend>("extract_component SoA",
+                   [&](auto vx, auto vy, auto vz) { return ta::extract_component(soa(vx, vy, vz), 2); },
+                   0, x, y, z);
+  compare<Backend>("extract_component AoS", [](auto vp) { return ta::extract_component(vp, 1); }, 0, p);
+  compare<Backend>("a + 2 b - 1", [](auto va, auto vb) { return va + 2.0f * vb - 1.0f; }, 0, a, b);
+  compare<Backend>("-(a b) / b", [](auto va, auto vb) { return -(va * vb) / vb; }, 0, a, b);
+  compare<Backend>("vec3f expression, both layouts",
+                   [&](auto vp, auto vx, auto vy, auto vz) { return vp * 2.0f + soa(vx, vy, vz); },
+                   0, p, x, y, z);
+  compare<Backend>("minimum/maximum",
+                   [](auto va, auto vb) { return tack::minimum(va, vb) + tack::maximum(va, 0.0f); },
+                   0, a, b);
+  compare<Backend>("abs", [](auto va) { return tack::abs(va); }, 0, a);
+  compare<Backend>("sqrt", [](auto vb) { return tack::sqrt(vb); }, 0, b);  // correctly rounded
   // libm and CUDA's math library may differ in the last bits.
-  expect_same_as_host<Backend>(tack::exp(vb / 10.0f) + tack::log(vb), "exp + log", 1e-5);
-  expect_same_as_host<Backend>(tack::sin(va) * tack::cos(vb), "sin cos", 1e-5);
-  expect_same_as_host<Backend>(tack::pow(vb, 1.5f), "pow", 1e-5);
-  expect_same_as_host<Backend>(tack::sqrt(p.view()), "component-wise sqrt of vec3f", 0);
-  // A deep composition.
-  expect_same_as_host<Backend>(
-      ta::view(ta::permutation(ta::counting<int>(n, n - 1, -1), ta::strided(va + vb, 1)), 1, n - 2) *
-          ta::random_uniform<float>(n - 2, 3),
-      "deep composition");
+  compare<Backend>("exp + log", [](auto vb) { return tack::exp(vb / 10.0f) + tack::log(vb); }, 1e-5,
+                   b);
+  compare<Backend>("sin cos", [](auto va, auto vb) { return tack::sin(va) * tack::cos(vb); }, 1e-5,
+                   a, b);
+  compare<Backend>("pow", [](auto vb) { return tack::pow(vb, 1.5f); }, 1e-5, b);
+  compare<Backend>("component-wise sqrt of vec3f", [](auto vp) { return tack::sqrt(vp); }, 0, p);
+  compare<Backend>("deep composition",
+                   [n](auto va, auto vb) {
+                     return ta::view(ta::permutation(ta::counting<int>(n, n - 1, -1),
+                                                     ta::strided(va + vb, 1)),
+                                     1, n - 2) *
+                            ta::random_uniform<float>(n - 2, 3);
+                   },
+                   0, a, b);
 }
 
 template <class Backend>
@@ -222,21 +276,26 @@ void check_stores(index_t n) {
   tack::parallel_for(Backend{}, (n + 1) / 2,
                      store_kernel<decltype(ta::strided(va, 2)), decltype(ta::counting<float>(1))>{
                          ta::strided(va, 2), ta::counting<float>((n + 1) / 2, 1.0f)});
+  a.download();
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], i % 2 == 0 ? float(i / 2 + 1) : 0.0f) << i;
   // permutation: a scatter that reverses
   auto rev = ta::permutation(ta::counting<index_t>(n, n - 1, -1), va);
   tack::parallel_for(Backend{}, n, store_kernel<decltype(rev), decltype(ta::counting<float>(1))>{
                                        rev, ta::counting<float>(n)});
+  a.download();
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], float(n - 1 - i)) << i;
   // transform with an inverse: stores inverse(v)
   auto celsius = ta::transform(va, to_celsius{}, to_kelvin{});
   tack::parallel_for(Backend{}, n, store_kernel<decltype(celsius), decltype(ta::constant(0.0f, 1))>{
                                        celsius, ta::constant(0.0f, n)});
+  a.download();
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], 273.15f) << i;
   // components: each component to its own array
   auto comps = ta::components(x.view(), y.view(), z.view());
   auto source = ta::uniform_coordinates({n, 1, 1});
   tack::parallel_for(Backend{}, n, store_kernel<decltype(comps), decltype(source)>{comps, source});
+  x.download();
+  y.download();
   for (index_t i = 0; i < n; ++i) {
     ASSERT_EQ(x[i], float(i)) << i;
     ASSERT_EQ(y[i], 0.0f) << i;
@@ -249,6 +308,9 @@ void check_stores(index_t n) {
   auto zs = ta::extract_component(soa, 2);
   tack::parallel_for(Backend{}, n, store_kernel<decltype(zs), decltype(ta::constant(0.0f, 1))>{
                                        zs, ta::constant(9.0f, n)});
+  p.download();
+  x.download();
+  z.download();
   for (index_t i = 0; i < n; ++i) {
     ASSERT_EQ(p[i], (vec3f{1, 2, 3})) << i;
     ASSERT_EQ(x[i], 1.0f) << i;
@@ -273,6 +335,7 @@ void check_lambda(index_t n) {
   auto o = out.view();
   auto e = ta::random_uniform<double>(n, 1) * 10.0 + ta::counting<double>(n);
   tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) { o[i] = e[i]; });
+  out.download();
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(out[i], e[i]) << i;
 }
 
