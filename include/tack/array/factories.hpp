@@ -143,7 +143,11 @@ array<T, 1> array_from_components(std::span<const scalar_t<T>> components, const
                       " (shape (n, " + std::to_string(n) + "))");
   }
   std::vector<T> values(components.size() / n);
-  std::memcpy(values.data(), components.data(), components.size_bytes());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t c = 0; c < n; ++c) {
+      detail::set_component(values[i], static_cast<int>(c), components[i * n + c]);
+    }
+  }
   return array_from(std::span<const T>(values), opts);
 }
 /// A rank-1 array copied from host values. `auto a = tack::array_from({2, 5, 11});`
