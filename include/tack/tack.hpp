@@ -45,6 +45,7 @@
 #include <tack/exec/atomic.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/fence.hpp>
+#include <tack/exec/launch.hpp>
 #include <tack/exec/ops.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/parallel_reduce.hpp>
