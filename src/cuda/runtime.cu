@@ -66,16 +66,19 @@ int cuda_device_count() noexcept {
 void* cuda_malloc_device(std::size_t bytes, int id) {
   device_guard g(id);
   void* p = nullptr;
-  return checked_alloc(cudaMalloc(&p, bytes), p, bytes, "cudaMalloc");
+  const cudaError_t e = cudaMalloc(&p, bytes);  // before reading p: argument order is unspecified
+  return checked_alloc(e, p, bytes, "cudaMalloc");
 }
 void* cuda_malloc_unified(std::size_t bytes, int id) {
   device_guard g(id);
   void* p = nullptr;
-  return checked_alloc(cudaMallocManaged(&p, bytes), p, bytes, "cudaMallocManaged");
+  const cudaError_t e = cudaMallocManaged(&p, bytes);  // before reading p: argument order is unspecified
+  return checked_alloc(e, p, bytes, "cudaMallocManaged");
 }
 void* cuda_malloc_pinned(std::size_t bytes) {
   void* p = nullptr;
-  return checked_alloc(cudaMallocHost(&p, bytes), p, bytes, "cudaMallocHost");
+  const cudaError_t e = cudaMallocHost(&p, bytes);  // before reading p: argument order is unspecified
+  return checked_alloc(e, p, bytes, "cudaMallocHost");
 }
 void cuda_free_device(void* p, int) noexcept { cudaFree(p); }
 void cuda_free_unified(void* p, int) noexcept { cudaFree(p); }

@@ -4,6 +4,7 @@
 /// @file `tack::launch([device,] n, kernel, args...)` (DESIGN §7): array arguments become kernel
 /// views specialized per run-time layout, implicit arrays their kernel form, scalars pass by value.
 
+#include <tack/array/shape.hpp>
 #include <tack/core/error.hpp>
 #include <tack/core/kernel_form.hpp>
 #include <tack/exec/backend.hpp>
