@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// sort / sort_by_key: equal to std::sort on sizes around the parallel thresholds, with many
+// duplicates, presorted and reversed input, NaNs last, row views, 1 and 2 threads; sort_by_key
+// reorders values of every layout, stably (the same result for every thread count); errors.
+#include <tack/algorithms/sort.hpp>
+#include <tack/array/array.hpp>
+#include <tack/array/factories.hpp>
+#include <tack/exec/threads.hpp>
+#include <tack/types/vec.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace {
+
+using tack::index_t;
+
+class sort_test : public ::testing::Test {
+protected:
+  void SetUp() override { threads_ = tack::num_threads(); }
+  void TearDown() override { tack::set_num_threads(threads_); }
+
+private:
+  int threads_ = 1;
+};
+
+std::vector<std::int32_t> random_ints(index_t n, std::uint64_t seed, std::int32_t range) {
+  std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+  std::uint64_t s = seed;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    x = static_cast<std::int32_t>((s >> 33) % static_cast<std::uint64_t>(range)) - range / 2;
+  }
+  return v;
+}
+
+TEST_F(sort_test, matches_std_sort_for_every_size_and_thread_count) {
+  for (int threads : {1, 2, 3}) {
+    tack::set_num_threads(threads);
+    for (index_t n : {index_t(0), index_t(1), index_t(2), index_t(100), index_t(32767),
+                      index_t(32768), index_t(40'000), index_t(100'001), index_t(1'000'000)}) {
+      for (std::int32_t range : {3, 1000, 2'000'000'000}) {
+        auto v = random_ints(n, std::uint64_t(n) + std::uint64_t(range), range);
+        auto a = tack::array_from<std::int32_t>(v);
+        tack::sort(a);
+        std::sort(v.begin(), v.end());
+        EXPECT_EQ(a.to_vector(), v) << "n " << n << " range " << range << " threads " << threads;
+      }
+    }
+  }
+}
+
+TEST_F(sort_test, presorted_reversed_and_constant_input) {
+  tack::set_num_threads(2);
+  const index_t n = 200'000;
+  std::vector<double> up(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) up[static_cast<std::size_t>(i)] = double(i) * 0.5;
+  std::vector<double> down(up.rbegin(), up.rend());
+  auto a = tack::array_from<double>(up);
+  auto b = tack::array_from<double>(down);
+  auto c = tack::full<double>(n, 7.0);
+  tack::sort(a);
+  tack::sort(b);
+  tack::sort(c);
+  EXPECT_EQ(a.to_vector(), up);
+  EXPECT_EQ(b.to_vector(), up);
+  EXPECT_EQ(c.to_vector(), std::vector<double>(static_cast<std::size_t>(n), 7.0));
+}
+
+TEST_F(sort_test, floats_with_nans_infinities_and_signed_zeros) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int threads : {1, 2}) {
+    tack::set_num_threads(threads);
+    const index_t n = 100'000;
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (index_t i = 0; i < n; ++i) {
+      const index_t k = (i * 7919) % n;
+      v[static_cast<std::size_t>(i)] =
+          k % 10 == 0 ? nan : (k % 10 == 1 ? -inf : float(k % 1000) - 500.0f);
+    }
+    auto a = tack::array_from<float>(v);
+    tack::sort(a);
+    const auto got = a.to_vector();
+    const std::size_t nans = std::size_t(std::count_if(v.begin(), v.end(), [](float x) { return x != x; }));
+    ASSERT_EQ(nans, std::size_t(n / 10));
+    for (std::size_t i = got.size() - nans; i < got.size(); ++i) EXPECT_TRUE(std::isnan(got[i]));
+    EXPECT_EQ(got[0], -inf);
+    EXPECT_TRUE(std::is_sorted(got.begin(), got.end() - std::ptrdiff_t(nans)));
+  }
+  auto z = tack::array_from<float>({0.0f, -1.0f, -0.0f, nan, 1.0f});
+  tack::sort(z);
+  const auto got = z.to_vector();
+  EXPECT_EQ(got[0], -1.0f);
+  EXPECT_EQ(got[1], 0.0f);
+  EXPECT_EQ(got[2], 0.0f);
+  EXPECT_EQ(got[3], 1.0f);
+  EXPECT_TRUE(std::isnan(got[4]));
+}
+
+TEST_F(sort_test, sorts_a_row_view_only) {
+  tack::set_num_threads(2);
+  auto a = tack::array_from<int>({9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
+  tack::sort(a.rows(2, 6));
+  EXPECT_EQ(a.to_vector(), (std::vector<int>{9, 8, 4, 5, 6, 7, 3, 2, 1, 0}));
+  const index_t n = 100'000;
+  auto big = tack::zeros<std::int64_t>(n + 2);
+  std::int64_t* p = big.data();
+  for (index_t i = 0; i < n + 2; ++i) p[i] = n - i;
+  tack::sort(big.rows(1, n + 1));
+  EXPECT_EQ(p[0], n);
+  EXPECT_EQ(p[n + 1], -1);
+  bool ok = true;
+  for (index_t i = 1; i <= n; ++i) ok = ok && p[i] == i - 1;
+  EXPECT_TRUE(ok);
+}
+
+TEST_F(sort_test, sort_by_key_reorders_values_of_every_layout) {
+  auto keys = tack::array_from<int>({3, 1, 2, 1});
+  auto vals = tack::array_from<tack::vec3f>({30.f, 31.f, 32.f, 10.f, 11.f, 12.f, 20.f, 21.f, 22.f,
+                                             15.f, 16.f, 17.f},
+                                            {.layout = tack::layout::soa});
+  tack::sort_by_key(keys, vals);
+  EXPECT_EQ(keys.to_vector(), (std::vector<int>{1, 1, 2, 3}));
+  // stable: the two 1-keys keep their order
+  EXPECT_EQ(vals.to_vector(), (std::vector<tack::vec3f>{{10, 11, 12}, {15, 16, 17}, {20, 21, 22},
+                                                        {30, 31, 32}}));
+  auto k2 = tack::array_from<double>({0.5, -2.0, 0.25});
+  auto v2 = tack::array_from<std::int64_t>({1, 2, 3});
+  tack::sort_by_key(k2, v2);
+  EXPECT_EQ(k2.to_vector(), (std::vector<double>{-2.0, 0.25, 0.5}));
+  EXPECT_EQ(v2.to_vector(), (std::vector<std::int64_t>{2, 3, 1}));
+}
+
+TEST_F(sort_test, sort_by_key_is_stable_and_the_same_for_every_thread_count) {
+  const index_t n = 300'000;
+  const auto k = random_ints(n, 11, 50);  // many ties
+  std::vector<std::vector<std::int64_t>> results;
+  for (int threads : {1, 2, 3}) {
+    tack::set_num_threads(threads);
+    auto keys = tack::array_from<std::int32_t>(k);
+    auto vals = tack::zeros<tack::vec2d>(n, {.layout = tack::layout::aos});
+    std::vector<double> c(static_cast<std::size_t>(2 * n));
+    for (index_t i = 0; i < n; ++i) {
+      c[static_cast<std::size_t>(2 * i)] = double(i);
+      c[static_cast<std::size_t>(2 * i + 1)] = double(k[static_cast<std::size_t>(i)]);
+    }
+    vals = tack::array_from_components<tack::vec2d>(std::span<const double>(c),
+                                                    {.layout = threads == 2 ? tack::layout::soa
+                                                                            : tack::layout::aos});
+    tack::sort_by_key(keys, vals);
+    const auto kv = keys.to_vector();
+    const auto vv = vals.to_vector();
+    ASSERT_TRUE(std::is_sorted(kv.begin(), kv.end()));
+    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
+    bool consistent = true;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      order[i] = std::int64_t(vv[i][0]);
+      consistent = consistent && vv[i][1] == double(kv[i]);
+      if (i > 0 && kv[i] == kv[i - 1]) consistent = consistent && order[i] > order[i - 1];
+    }
+    EXPECT_TRUE(consistent) << threads << " threads";
+    results.push_back(order);
+  }
+  EXPECT_EQ(results[0], results[1]);
+  EXPECT_EQ(results[0], results[2]);
+}
+
+TEST_F(sort_test, errors_sizes_and_read_only) {
+  auto keys = tack::zeros<int>(3);
+  auto vals = tack::zeros<float>(4);
+  try {
+    tack::sort_by_key(keys, vals);
+    FAIL() << "no exception";
+  } catch (const tack::value_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tack::sort_by_key"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("3 keys"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("4 values"), std::string::npos) << msg;
+  }
+  std::vector<int> host = {3, 2, 1};
+  auto borrowed = tack::from_ptr(host.data(), {3});
+  try {
+    tack::sort(borrowed);
+    FAIL() << "no exception";
+  } catch (const tack::read_only_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tack::sort"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("read-only"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(host, (std::vector<int>{3, 2, 1}));
+  EXPECT_THROW(tack::sort_by_key(keys, tack::from_ptr(host.data(), {3})), tack::read_only_error);
+}
+
+}  // namespace
