@@ -8,7 +8,6 @@
 // callable on the device.
 
 #include <tack/arrays/all.hpp>
-#include <tack/detail/cuda_runtime.hpp>
 #include <tack/exec/ops.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/parallel_reduce.hpp>
@@ -23,6 +22,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -32,10 +32,10 @@ using tack::index_t;
 using tack::vec3f;
 namespace ta = tack::arrays;
 
-// Memory for a backend's kernels with a host mirror: device memory (cudaMalloc, not managed
-// memory, which some GPU machines do not let the host touch) for CUDA, the mirror itself for the
-// CPU. `view()` is what kernels index, `host_view()` what host loops read; upload() and
-// download() copy between them.
+// Memory for a backend's kernels with a host mirror: device memory (cudaMalloc; managed memory
+// is not host-accessible on every GPU machine) for CUDA, the mirror itself for the CPU. `view()`
+// is what kernels index, `host_view()` what host loops read; upload() and download() copy between
+// them. The CUDA runtime is called directly (this file is compiled by nvcc in CUDA builds).
 template <class Backend, class T>
 class shared_buffer {
   static constexpr bool on_gpu = std::is_same_v<Backend, tack::cuda_backend>;
@@ -43,14 +43,20 @@ class shared_buffer {
 public:
   explicit shared_buffer(index_t n) : host_(static_cast<std::size_t>(n > 0 ? n : 1)), n_(n) {
     if constexpr (on_gpu) {
-      device_ = static_cast<T*>(tack::detail::cuda_malloc_device(bytes(), 0));
+#if TACK_HAS_CUDA && defined(__CUDACC__)
+      void* p = nullptr;
+      if (cudaMalloc(&p, bytes()) != cudaSuccess) throw std::runtime_error("cudaMalloc failed");
+      device_ = static_cast<T*>(p);
+#endif
     } else {
       device_ = host_.data();
     }
     upload();
   }
   ~shared_buffer() {
-    if constexpr (on_gpu) tack::detail::cuda_free_device(device_, 0);
+#if TACK_HAS_CUDA && defined(__CUDACC__)
+    if constexpr (on_gpu) cudaFree(device_);
+#endif
   }
   shared_buffer(const shared_buffer&) = delete;
   shared_buffer& operator=(const shared_buffer&) = delete;
@@ -58,23 +64,27 @@ public:
   tack::view<T> host_view() { return tack::view<T>(host_.data(), n_); }
   T& operator[](index_t i) { return host_[static_cast<std::size_t>(i)]; }
   void upload() {
+#if TACK_HAS_CUDA && defined(__CUDACC__)
     if constexpr (on_gpu) {
-      tack::detail::cuda_memcpy(device_, host_.data(), bytes(),
-                                tack::detail::cuda_copy_kind::host_to_device);
+      if (cudaMemcpy(device_, host_.data(), bytes(), cudaMemcpyHostToDevice) != cudaSuccess)
+        throw std::runtime_error("cudaMemcpy to the device failed");
     }
+#endif
   }
   void download() {
+#if TACK_HAS_CUDA && defined(__CUDACC__)
     if constexpr (on_gpu) {
-      tack::detail::cuda_memcpy(host_.data(), device_, bytes(),
-                                tack::detail::cuda_copy_kind::device_to_host);
+      if (cudaMemcpy(host_.data(), device_, bytes(), cudaMemcpyDeviceToHost) != cudaSuccess)
+        throw std::runtime_error("cudaMemcpy to the host failed");
     }
+#endif
   }
 
 private:
   std::size_t bytes() const { return host_.size() * sizeof(T); }
   std::vector<T> host_;
-  T* device_ = nullptr;
   index_t n_ = 0;
+  T* device_ = nullptr;
 };
 
 template <class Backend>
