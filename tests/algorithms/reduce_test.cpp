@@ -63,6 +63,13 @@ struct square {
   double operator()(double x) const { return x * x; }
 };
 
+// A user's array type: indexable, with a length, trivially copyable; read on the CPU.
+struct ramp {
+  index_t n;
+  double operator[](index_t i) const { return 0.5 * double(i); }
+  index_t size() const { return n; }
+};
+
 struct abs_difference {
   double operator()(double x, double y) const { return std::fabs(x - y); }
 };
@@ -159,6 +166,25 @@ TEST_F(reduce_test, implicit_arrays_expressions_and_views) {
   tack::view<float> view(host.data(), index_t(host.size()));
   EXPECT_EQ(tack::sum(view), 15.0f);
   EXPECT_EQ(tack::minmax(view.rows(1, 3)), std::make_pair(2.0f, 3.0f));
+}
+
+TEST_F(reduce_test, read_only_handles_and_user_types) {
+  auto a = tack::array_from<float>({1.f, 2.f, 4.f});
+  EXPECT_EQ(tack::sum(a.as_const()), 7.0f);
+  std::vector<float> host = {1.f, -2.f, 8.f};
+  auto borrowed = tack::from_ptr(host.data(), {3});  // read-only memory can be reduced
+  ASSERT_TRUE(borrowed.read_only());
+  EXPECT_EQ(tack::minmax(borrowed), std::make_pair(-2.0f, 8.0f));
+  EXPECT_EQ(tack::dot(borrowed, a), 29.0f);
+  EXPECT_EQ(tack::sum(ramp{5}), 5.0);
+  EXPECT_EQ(tack::max(ramp{5}), 2.0);
+  EXPECT_EQ(tack::dot(ramp{3}, tack::arrays::counting<double>(3)), 2.5);
+  try {
+    (void)tack::min(ramp{0});
+    FAIL() << "no exception";
+  } catch (const tack::value_error& err) {
+    EXPECT_NE(std::string(err.what()).find("array of 0 elements"), std::string::npos) << err.what();
+  }
 }
 
 TEST_F(reduce_test, reduce_and_transform_reduce) {

@@ -94,6 +94,10 @@ template <class K>
 inline constexpr bool is_soa_view_v = false;
 template <class T, int R>
 inline constexpr bool is_soa_view_v<soa_view<T, R>> = true;
+template <class K>
+inline constexpr bool is_aos_view_v = false;
+template <class T, int R>
+inline constexpr bool is_aos_view_v<view<T, R>> = true;
 
 /// Operand `j` of a kernel form: component `j % C` of element `j / C`, as a scalar. Reads a SoA
 /// component directly and an AoS element's component through its reference, so neither gathers a
@@ -110,9 +114,14 @@ struct component_reader {
   TACK_INLINE constexpr index_t count() const { return static_cast<index_t>(k.size()) * components; }
 
   TACK_EXEC_CHECK_DISABLE
-  TACK_FORCEINLINE constexpr scalar_type operator()(index_t j) const {
+  TACK_FORCEINLINE scalar_type operator()(index_t j) const {
     if constexpr (components == 1) {
       return static_cast<scalar_type>(k[j]);
+    } else if constexpr (is_aos_view_v<K> &&
+                         sizeof(value_type) == sizeof(scalar_type) * components) {
+      // Interleaved storage is already the operand order: read it as scalars (this vectorizes;
+      // the division below does not). vec and mat store their components contiguously.
+      return reinterpret_cast<const scalar_type*>(k.data())[j];
     } else {
       const index_t i = j / components;
       const int c = static_cast<int>(j - i * components);
