@@ -73,6 +73,10 @@ TEST(Protocol, AFakeHandleIsAnOperandButNotAKernelForm) {
   static_assert(!ta::detail::is_kernel_form_v<fake_handle>);
   static_assert(ta::detail::is_kernel_form_v<tack::view<float>>);
   static_assert(ta::is_array_expression_operand_v<fake_handle>);
+  // Not trivially copyable, no kernel form of its own: a composition over it is no kernel form
+  // either (visiting it would stop at core's static_assert).
+  static_assert(!ta::detail::is_kernel_form_v<std::vector<float>>);
+  static_assert(!decltype(ta::view(std::vector<float>(3), 0, 1))::is_kernel_form);
 }
 
 TEST(Protocol, CompositionKeepsTheHandleAlive) {

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -87,6 +88,7 @@ TEST(Strided, EveryStepthElementFromTheOffset) {
   EXPECT_EQ(ta::strided(ta::counting<int>(10), 20).size(), 1);
   EXPECT_EQ(ta::strided(ta::counting<int>(10), 2, 10).size(), 0);
   EXPECT_EQ(ta::strided(ta::counting<int>(0), 2).size(), 0);
+  EXPECT_EQ(ta::strided(ta::counting<int>(10), std::numeric_limits<index_t>::max(), 3).size(), 1);
 }
 
 TEST(Strided, StoresIntoTheWrappedArray) {

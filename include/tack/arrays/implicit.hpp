@@ -14,6 +14,12 @@
 ///   as the value and assigns (like `tack::soa_ref`). Constness is shallow, as for `tack::view`
 ///   and `std::span`: a const array still writes into what it wraps, so kernels that capture it by
 ///   value can store through it.
+/// - **Stores into computed arrays** fail to compile with the compiler's own error ("lvalue
+///   required as left operand of assignment" for scalars, "passing 'const tack::vec<float, 3>' as
+///   'this' argument discards qualifiers" for vectors). A `static_assert` with a tack message
+///   would need an assignable proxy from `operator[]`: `tack::writable_array` would then be true
+///   for every computed array, and reads would give the proxy instead of the value. Keeping the
+///   concept exact and reads plain was preferred (tests/compile_fail/arrays_store.cpp).
 /// - **Operands.** A functor that holds arrays ("operands": kernel views, other implicit arrays,
 ///   user types with `operator[]` and `size()`, and host handles such as `tack::array`, all held by
 ///   value so handles stay alive) declares them with a host-only `operands()` returning
@@ -248,10 +254,12 @@ struct is_implicit_array : std::false_type {};
 template <class F>
 struct is_implicit_array<implicit_array<F>> : std::true_type {};
 
-/// True for what a kernel can receive as it is: kernel views, user structs, and implicit arrays
-/// whose operands are all kernel forms.
+/// True for what a kernel can receive as it is: kernel views, trivially copyable user structs,
+/// and implicit arrays whose operands are all kernel forms. (A composition over anything else,
+/// a `std::vector` say, visits it, and core's `tack::visit_kernel_form` refuses it with a message.)
 template <class T>
-inline constexpr bool is_kernel_form_v = !has_kernel_form_member<T>;
+inline constexpr bool is_kernel_form_v =
+    !has_kernel_form_member<T> && std::is_trivially_copyable_v<T>;
 template <class F>
 inline constexpr bool is_kernel_form_v<implicit_array<F>> = implicit_array<F>::is_kernel_form;
 

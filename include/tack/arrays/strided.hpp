@@ -46,7 +46,8 @@ auto strided(A a, index_t step, index_t offset = 0) {
     throw index_error("tack::arrays::strided: offset " + std::to_string(offset) +
                       " is outside an array of size " + std::to_string(n));
   }
-  const index_t count = (n - offset + step - 1) / step;
+  // ceil((n - offset) / step), written so that a huge step cannot overflow.
+  const index_t count = n == offset ? 0 : 1 + (n - offset - 1) / step;
   return implicit_array<strided_fn<A>>(strided_fn<A>{std::move(a), step, offset}, count);
 }
 
