@@ -12,6 +12,7 @@
 #include <tack/arrays/function.hpp>
 #include <tack/arrays/transform.hpp>
 #include <tack/exec/threads.hpp>
+#include <tack/memory/allocator.hpp>
 #include <tack/types/mat.hpp>
 #include <tack/types/vec.hpp>
 
@@ -21,6 +22,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -55,6 +57,21 @@ tack::array<tack::vec3f> numbered_vec3(index_t n, tack::layout layout) {
   std::vector<float> c(static_cast<std::size_t>(3 * n));
   for (std::size_t k = 0; k < c.size(); ++k) c[k] = float(10 * (k / 3) + k % 3);
   return tack::array_from_components<tack::vec3f>(std::span<const float>(c), {.layout = layout});
+}
+
+// Host memory registered as device memory of cuda:0: arrays in it are not host-accessible, which
+// is all the device checks look at (nothing here touches its bytes).
+struct fake_device_memory : tack::allocator {
+  void* allocate(std::size_t bytes) override { return ::operator new(bytes + 64); }
+  void deallocate(void* p, std::size_t) noexcept override { ::operator delete(p); }
+  tack::memory_space space() const noexcept override { return tack::memory_space::device; }
+  tack::device device() const noexcept override { return tack::cuda(0); }
+  std::string name() const override { return "fake cuda:0 memory"; }
+};
+
+tack::allocator_id fake_device_allocator() {
+  static const tack::allocator_id id = tack::register_allocator(std::make_shared<fake_device_memory>());
+  return id;
 }
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
@@ -324,6 +341,30 @@ TEST_F(reduce_test, dot_of_different_sizes_names_both) {
   EXPECT_THROW((void)tack::transform_reduce(a, tack::arrays::counting<float>(2), 0.0,
                                             tack::ops::plus{}, abs_difference{}),
                tack::value_error);
+}
+
+TEST_F(reduce_test, runs_on_the_arrays_device_and_refuses_mixed_devices) {
+  auto d = tack::empty<float>(4, {.allocator = fake_device_allocator()});
+  ASSERT_EQ(d.device(), tack::cuda(0));
+  // this translation unit cannot run kernels on a GPU: the reduction says so, naming itself
+  try {
+    (void)tack::sum(d);
+    FAIL() << "no exception";
+  } catch (const tack::device_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tack::sum"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("cuda:0"), std::string::npos) << msg;
+  }
+  EXPECT_THROW((void)tack::minmax(d), tack::device_error);
+  try {
+    (void)tack::dot(tack::zeros<float>(4), d);
+    FAIL() << "no exception";
+  } catch (const tack::value_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tack::dot"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("cpu"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("cuda:0"), std::string::npos) << msg;
+  }
 }
 
 }  // namespace

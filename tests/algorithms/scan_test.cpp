@@ -10,12 +10,14 @@
 #include <tack/arrays/counting.hpp>
 #include <tack/arrays/expressions.hpp>
 #include <tack/exec/threads.hpp>
+#include <tack/memory/allocator.hpp>
 #include <tack/types/vec.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,6 +39,21 @@ std::vector<std::int64_t> values_for(index_t n) {
   std::vector<std::int64_t> v(static_cast<std::size_t>(n));
   for (index_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = (i * 37) % 101 - 50;
   return v;
+}
+
+// Host memory registered as device memory of cuda:0: arrays in it are not host-accessible, which
+// is all the device checks look at (nothing here touches its bytes).
+struct fake_device_memory : tack::allocator {
+  void* allocate(std::size_t bytes) override { return ::operator new(bytes + 64); }
+  void deallocate(void* p, std::size_t) noexcept override { ::operator delete(p); }
+  tack::memory_space space() const noexcept override { return tack::memory_space::device; }
+  tack::device device() const noexcept override { return tack::cuda(0); }
+  std::string name() const override { return "fake cuda:0 memory"; }
+};
+
+tack::allocator_id fake_device_allocator() {
+  static const tack::allocator_id id = tack::register_allocator(std::make_shared<fake_device_memory>());
+  return id;
 }
 
 TEST_F(scan_test, integers_match_a_sequential_scan_for_every_size_and_thread_count) {
@@ -165,6 +182,20 @@ TEST_F(scan_test, sizes_must_match_and_output_must_be_writable) {
   std::vector<int> host(4, 0);
   auto borrowed = tack::from_ptr(host.data(), {4});  // read-only unless {.writable = true}
   EXPECT_THROW(tack::inclusive_scan(out, borrowed), tack::read_only_error);
+}
+
+TEST_F(scan_test, input_and_output_on_different_devices_is_a_value_error) {
+  auto gpu_out = tack::empty<int>(4, {.allocator = fake_device_allocator()});
+  try {
+    tack::inclusive_scan(tack::zeros<int>(4), gpu_out);
+    FAIL() << "no exception";
+  } catch (const tack::value_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tack::inclusive_scan"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("different devices"), std::string::npos) << msg;
+  }
+  // a computed input names no device: the scan runs on the output's (here refused: no CUDA code)
+  EXPECT_THROW(tack::exclusive_scan(tack::arrays::counting<int>(4), gpu_out, 0), tack::device_error);
 }
 
 }  // namespace

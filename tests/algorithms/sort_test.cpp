@@ -7,6 +7,7 @@
 #include <tack/array/array.hpp>
 #include <tack/array/factories.hpp>
 #include <tack/exec/threads.hpp>
+#include <tack/memory/allocator.hpp>
 #include <tack/types/vec.hpp>
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -40,6 +42,21 @@ std::vector<std::int32_t> random_ints(index_t n, std::uint64_t seed, std::int32_
     x = static_cast<std::int32_t>((s >> 33) % static_cast<std::uint64_t>(range)) - range / 2;
   }
   return v;
+}
+
+// Host memory registered as device memory of cuda:0: arrays in it are not host-accessible, which
+// is all the device checks look at (nothing here touches its bytes).
+struct fake_device_memory : tack::allocator {
+  void* allocate(std::size_t bytes) override { return ::operator new(bytes + 64); }
+  void deallocate(void* p, std::size_t) noexcept override { ::operator delete(p); }
+  tack::memory_space space() const noexcept override { return tack::memory_space::device; }
+  tack::device device() const noexcept override { return tack::cuda(0); }
+  std::string name() const override { return "fake cuda:0 memory"; }
+};
+
+tack::allocator_id fake_device_allocator() {
+  static const tack::allocator_id id = tack::register_allocator(std::make_shared<fake_device_memory>());
+  return id;
 }
 
 TEST_F(sort_test, matches_std_sort_for_every_size_and_thread_count) {
@@ -198,6 +215,29 @@ TEST_F(sort_test, errors_sizes_and_read_only) {
   }
   EXPECT_EQ(host, (std::vector<int>{3, 2, 1}));
   EXPECT_THROW(tack::sort_by_key(keys, tack::from_ptr(host.data(), {3})), tack::read_only_error);
+}
+
+TEST_F(sort_test, device_memory_is_a_device_error_saying_cuda_is_needed) {
+  auto d = tack::empty<float>(10, {.allocator = fake_device_allocator()});
+  ASSERT_FALSE(d.host_accessible());
+  try {
+    tack::sort(d);
+    FAIL() << "no exception";
+  } catch (const tack::device_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tack::sort"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(d.describe()), std::string::npos) << msg;
+    EXPECT_NE(msg.find("CUDA backend"), std::string::npos) << msg;
+  }
+  auto keys = tack::zeros<int>(10);
+  try {
+    tack::sort_by_key(keys, d);
+    FAIL() << "no exception";
+  } catch (const tack::device_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tack::sort_by_key: the values"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("CUDA backend"), std::string::npos) << msg;
+  }
 }
 
 }  // namespace
