@@ -3,6 +3,7 @@
 // sort / sort_by_key: equal to std::sort on sizes around the parallel thresholds, with many
 // duplicates, presorted and reversed input, NaNs last, row views, 1 and 2 threads; sort_by_key
 // reorders values of every layout, stably (the same result for every thread count); errors.
+#include <tack/algorithms/reduce.hpp>
 #include <tack/algorithms/sort.hpp>
 #include <tack/array/array.hpp>
 #include <tack/array/factories.hpp>
@@ -121,6 +122,35 @@ TEST_F(sort_test, floats_with_nans_infinities_and_signed_zeros) {
   EXPECT_EQ(got[2], 0.0f);
   EXPECT_EQ(got[3], 1.0f);
   EXPECT_TRUE(std::isnan(got[4]));
+}
+
+TEST_F(sort_test, booleans_and_small_integers) {
+  tack::set_num_threads(2);
+  const index_t n = 70'000;
+  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(n));
+  auto flags = tack::zeros<bool>(n);
+  bool* f = flags.data();
+  for (index_t i = 0; i < n; ++i) {
+    bytes[static_cast<std::size_t>(i)] = std::uint8_t((i * 131) % 256);
+    f[i] = (i * 7) % 3 == 0;
+  }
+  auto b = tack::array_from<std::uint8_t>(bytes);
+  tack::sort(b);
+  std::sort(bytes.begin(), bytes.end());
+  EXPECT_EQ(b.to_vector(), bytes);
+  const index_t trues = tack::sum(flags);
+  tack::sort(flags);
+  // (read through data(): array<bool>::to_vector does not compile, std::vector<bool> has no data())
+  EXPECT_TRUE(std::is_sorted(f, f + n));
+  EXPECT_EQ(std::count(f, f + n, true), trues);
+  // bool values follow their keys
+  auto keys = tack::array_from<int>({2, 0, 1});
+  auto vals = tack::array_from<bool>({true, false, true});
+  tack::sort_by_key(keys, vals);
+  EXPECT_EQ(vals.data()[0], false);
+  EXPECT_EQ(vals.data()[1], true);
+  EXPECT_EQ(vals.data()[2], true);
+  EXPECT_EQ(keys.to_vector(), (std::vector<int>{0, 1, 2}));
 }
 
 TEST_F(sort_test, sorts_a_row_view_only) {

@@ -19,6 +19,7 @@
 #include <tack/exec/threads.hpp>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -82,9 +83,10 @@ void parallel_sort(T* data, index_t n, const Comp& comp) {
 
       // Merge rounds: runs 2r and 2r + 1 into one; each merge cut into pieces of about `piece`
       // outputs, every piece an independent std::merge between co-ranks.
-      std::vector<T> buffer(static_cast<std::size_t>(n));
+      // (Not std::vector: std::vector<bool> has no data().)
+      const std::unique_ptr<T[]> buffer(new T[static_cast<std::size_t>(n)]);
       T* src = data;
-      T* dst = buffer.data();
+      T* dst = buffer.get();
       const index_t piece = std::max<index_t>(parallel_sort_min_block, n / (4 * threads) + 1);
       struct task {
         index_t a0, a1, b1, k0, k1;  // runs [a0, a1) and [a1, b1); outputs [k0, k1) of the merge
@@ -209,7 +211,7 @@ void sort_by_key(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
     });
     for (index_t i = 0; i < n; ++i) kp[i] = items[static_cast<std::size_t>(i)].key;
     values.visit_kernel_form([&](const auto& vv) {
-      std::vector<V> moved(static_cast<std::size_t>(n));
+      const std::unique_ptr<V[]> moved(new V[static_cast<std::size_t>(n)]);
       for (index_t i = 0; i < n; ++i) {
         moved[static_cast<std::size_t>(i)] =
             static_cast<V>(vv[items[static_cast<std::size_t>(i)].index]);
