@@ -70,8 +70,14 @@ public:
   std::uint64_t version() const noexcept {
     return state_ ? state_->version.load(std::memory_order_relaxed) : 0;
   }
+  /// Marks the memory as written. A relaxed load and store, not a read-modify-write: writers that
+  /// race can only lose increments, never leave the version unchanged, and a locked add per host
+  /// element write (or per push_back) would cost more than the write itself.
   void bump_version() const noexcept {
-    if (state_) state_->version.fetch_add(1, std::memory_order_relaxed);
+    if (state_) {
+      state_->version.store(state_->version.load(std::memory_order_relaxed) + 1,
+                            std::memory_order_relaxed);
+    }
   }
   explicit operator bool() const noexcept { return static_cast<bool>(state_); }
   /// How many handles share this allocation.
