@@ -70,7 +70,8 @@ struct fake_device_memory : tack::allocator {
 };
 
 tack::allocator_id fake_device_allocator() {
-  static const tack::allocator_id id = tack::register_allocator(std::make_shared<fake_device_memory>());
+  static const tack::allocator_id id =
+      tack::register_allocator(std::make_shared<fake_device_memory>());
   return id;
 }
 
@@ -214,7 +215,8 @@ TEST_F(reduce_test, reduce_and_transform_reduce) {
   auto f = tack::array_from<float>({0.5f, 0.25f});
   static_assert(std::is_same_v<decltype(tack::reduce(f, 0.0, tack::ops::plus{})), double>);
   // components, not elements: the product of all 6 components
-  auto v = tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {.layout = tack::layout::soa});
+  auto v = tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f},
+                                         {.layout = tack::layout::soa});
   EXPECT_EQ(tack::reduce(v, 1.0f, tack::ops::multiplies{}), 720.0f);
 
   auto b = tack::array_from<double>({4, 4, 4, 4});
@@ -228,7 +230,8 @@ TEST_F(reduce_test, minmax_of_scalars_and_integers) {
   static_assert(std::is_same_v<decltype(lo), std::int16_t>);
   EXPECT_EQ(lo, -3);
   EXPECT_EQ(hi, 12);
-  auto big = tack::arrays::function(100'000, [](index_t i) { return double((i * 7919) % 100'000) - 50'000; });
+  auto big = tack::arrays::function(
+      100'000, [](index_t i) { return double((i * 7919) % 100'000) - 50'000; });
   EXPECT_EQ(tack::minmax(big), std::make_pair(-50'000.0, 49'999.0));
   EXPECT_EQ(tack::min(big), -50'000.0);
   EXPECT_EQ(tack::max(big), 49'999.0);
@@ -240,7 +243,8 @@ TEST_F(reduce_test, minmax_of_scalars_and_integers) {
 TEST_F(reduce_test, dot_pairs_components_whatever_the_layouts) {
   const index_t n = 1000;  // every partial sum is an integer below 2^24: exact in float
   auto a = numbered_vec3(n, tack::layout::aos);
-  auto b = tack::full<tack::vec3f>(n, tack::vec3f{1.0f, -1.0f, 2.0f}, {.layout = tack::layout::soa});
+  auto b = tack::full<tack::vec3f>(n, tack::vec3f{1.0f, -1.0f, 2.0f},
+                                   {.layout = tack::layout::soa});
   // sum over i of (10i) - (10i + 1) + 2 (10i + 2) = 20 i + 3
   const float expected = float(10 * n * (n - 1) + 3 * n);
   EXPECT_EQ(tack::dot(a, b), expected);
@@ -280,8 +284,8 @@ TEST_F(reduce_test, bit_identical_for_one_and_two_threads_and_repeated_runs) {
   const index_t n = 3'000'017;
   const std::vector<float> values = random_floats(n, 3);
   auto a = tack::array_from<float>(values);
-  auto v = tack::array_from_components<tack::vec3f>(std::span<const float>(values.data(), 3 * 1'000'000),
-                                         {.layout = tack::layout::soa});
+  auto v = tack::array_from_components<tack::vec3f>(
+      std::span<const float>(values.data(), 3 * 1'000'000), {.layout = tack::layout::soa});
   tack::set_num_threads(1);
   const float s1 = tack::sum(a), d1 = tack::dot(a, a), v1 = tack::sum(v);
   const auto m1 = tack::minmax(a);

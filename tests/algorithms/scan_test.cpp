@@ -52,7 +52,8 @@ struct fake_device_memory : tack::allocator {
 };
 
 tack::allocator_id fake_device_allocator() {
-  static const tack::allocator_id id = tack::register_allocator(std::make_shared<fake_device_memory>());
+  static const tack::allocator_id id =
+      tack::register_allocator(std::make_shared<fake_device_memory>());
   return id;
 }
 
@@ -110,7 +111,8 @@ TEST_F(scan_test, vector_elements_in_every_layout_combination) {
   for (std::size_t k = 0; k < comps.size(); ++k) comps[k] = double(k % 3 + 1);  // (1, 2, 3)
   for (tack::layout lin : {tack::layout::aos, tack::layout::soa}) {
     for (tack::layout lout : {tack::layout::aos, tack::layout::soa}) {
-      auto in = tack::array_from_components<tack::vec3d>(std::span<const double>(comps), {.layout = lin});
+      auto in = tack::array_from_components<tack::vec3d>(std::span<const double>(comps),
+                                                         {.layout = lin});
       auto out = tack::zeros<tack::vec3d>(n, {.layout = lout});
       tack::inclusive_scan(in, out);
       const auto got = out.to_vector();
@@ -195,7 +197,8 @@ TEST_F(scan_test, input_and_output_on_different_devices_is_a_value_error) {
     EXPECT_NE(msg.find("different devices"), std::string::npos) << msg;
   }
   // a computed input names no device: the scan runs on the output's (here refused: no CUDA code)
-  EXPECT_THROW(tack::exclusive_scan(tack::arrays::counting<int>(4), gpu_out, 0), tack::device_error);
+  EXPECT_THROW(tack::exclusive_scan(tack::arrays::counting<int>(4), gpu_out, 0),
+               tack::device_error);
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ struct fake_device_memory : tack::allocator {
 };
 
 tack::allocator_id fake_device_allocator() {
-  static const tack::allocator_id id = tack::register_allocator(std::make_shared<fake_device_memory>());
+  static const tack::allocator_id id =
+      tack::register_allocator(std::make_shared<fake_device_memory>());
   return id;
 }
 
@@ -108,7 +109,8 @@ TEST_F(sort_test, floats_with_nans_infinities_and_signed_zeros) {
     auto a = tack::array_from<float>(v);
     tack::sort(a);
     const auto got = a.to_vector();
-    const std::size_t nans = std::size_t(std::count_if(v.begin(), v.end(), [](float x) { return x != x; }));
+    const auto nans =
+        std::size_t(std::count_if(v.begin(), v.end(), [](float x) { return x != x; }));
     ASSERT_EQ(nans, std::size_t(n / 10));
     for (std::size_t i = got.size() - nans; i < got.size(); ++i) EXPECT_TRUE(std::isnan(got[i]));
     EXPECT_EQ(got[0], -inf);

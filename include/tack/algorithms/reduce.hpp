@@ -111,7 +111,9 @@ struct component_reader {
   K k;
 
   /// Scalar operands: `size() * components`.
-  TACK_INLINE constexpr index_t count() const { return static_cast<index_t>(k.size()) * components; }
+  TACK_INLINE constexpr index_t count() const {
+    return static_cast<index_t>(k.size()) * components;
+  }
 
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE scalar_type operator()(index_t j) const {
@@ -202,7 +204,9 @@ template <class A>
 std::optional<tack::device> named_device(const A& a) {
   if constexpr (requires { { a.device() } -> std::convertible_to<tack::device>; }) {
     return std::optional<tack::device>(a.device());
-  } else if constexpr (requires { { a.device() } -> std::convertible_to<std::optional<tack::device>>; }) {
+  } else if constexpr (requires {
+                         { a.device() } -> std::convertible_to<std::optional<tack::device>>;
+                       }) {
     return a.device();
   } else {
     return std::nullopt;
@@ -293,7 +297,8 @@ void require_same_size(const char* op, const A& a, const B& b) {
 
 /// The two-array `transform_reduce` (and `dot`), errors named after `op`.
 template <class A, class B, class T, class ReduceOp, class Fn>
-T transform_reduce_pairs(const char* op, const A& a, const B& b, T init, ReduceOp reduce_op, Fn fn) {
+T transform_reduce_pairs(const char* op, const A& a, const B& b, T init, ReduceOp reduce_op,
+                         Fn fn) {
   constexpr int ca = components_v<algorithm_value_t<A>>;
   constexpr int cb = components_v<algorithm_value_t<B>>;
   if constexpr (ca != cb) {
@@ -404,8 +409,9 @@ std::pair<detail::algorithm_scalar_t<A>, detail::algorithm_scalar_t<A>> minmax(c
 /// `scalar * scalar`. `double d = tack::dot(x, y);`
 template <detail::algorithm_array A, detail::algorithm_array B>
 auto dot(const A& a, const B& b) {
-  using R = detail::sum_result_t<std::remove_cvref_t<decltype(
-      std::declval<detail::algorithm_scalar_t<A>>() * std::declval<detail::algorithm_scalar_t<B>>())>>;
+  using SA = detail::algorithm_scalar_t<A>;
+  using SB = detail::algorithm_scalar_t<B>;
+  using R = detail::sum_result_t<std::remove_cvref_t<decltype(SA{} * SB{})>>;
   return detail::transform_reduce_pairs("tack::dot", a, b, R{}, ops::plus{},
                                         detail::multiply_pair{});
 }

@@ -36,7 +36,8 @@ struct scan_store {
   K out;
   TACK_EXEC_CHECK_DISABLE
   template <class V>
-  TACK_FORCEINLINE constexpr void operator()(index_t i, const V& exclusive, const V& inclusive) const {
+  TACK_FORCEINLINE constexpr void operator()(index_t i, const V& exclusive,
+                                             const V& inclusive) const {
     if constexpr (Inclusive) {
       out[i] = inclusive;
     } else {
@@ -106,8 +107,8 @@ void inclusive_scan(const In& in, const array<T, R, S>& out, Op op = {}) {
 /// Sizes must match (`value_error` naming both); `in` may be `out`.
 /// `tack::exclusive_scan(counts, offsets, 0);`
 template <detail::algorithm_array In, class T, int R, memory_space S, class Op = ops::plus>
-void exclusive_scan(const In& in, const array<T, R, S>& out, std::type_identity_t<std::remove_const_t<T>> init,
-                    Op op = {}) {
+void exclusive_scan(const In& in, const array<T, R, S>& out,
+                    std::type_identity_t<std::remove_const_t<T>> init, Op op = {}) {
   detail::scan_into<false>("tack::exclusive_scan", in, out, init, op);
 }
 
