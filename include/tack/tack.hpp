@@ -42,6 +42,8 @@
 
 #include <tack/arrays/all.hpp>
 
+#include <tack/algorithms/all.hpp>
+
 #include <tack/exec/atomic.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/fence.hpp>

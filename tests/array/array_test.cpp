@@ -320,3 +320,10 @@ TEST(Array, FixedMemorySpace) {
   using device_array = tack::array<float, 1, tack::memory_space::device>;
   EXPECT_THROW_MSG(device_array{dyn}, tack::value_error, "device", "host");
 }
+
+TEST(Array, BoolArrays) {
+  auto flags = tack::zeros<bool>(3);
+  flags(1) = true;
+  EXPECT_EQ(flags.to_vector(), (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(tack::to_string(flags), "[false, true, false]");
+}

@@ -357,7 +357,14 @@ std::vector<typename array<T, Rank, Space>::value_type> array<T, Rank, Space>::t
       return out;
     }
   }
-  detail::copy_bytes(out.data(), true, element_pointer("to_vector"), host_accessible(), nbytes());
+  if constexpr (std::is_same_v<value_type, bool>) {
+    // std::vector<bool> packs bits and has no data(): stage the bytes.
+    std::unique_ptr<bool[]> staging(new bool[static_cast<std::size_t>(n)]);
+    detail::copy_bytes(staging.get(), true, element_pointer("to_vector"), host_accessible(), nbytes());
+    out.assign(staging.get(), staging.get() + n);
+  } else {
+    detail::copy_bytes(out.data(), true, element_pointer("to_vector"), host_accessible(), nbytes());
+  }
   return out;
 }
 
