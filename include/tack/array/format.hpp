@@ -24,17 +24,19 @@ void print_value(std::ostream& os, const V& v) {
     os << to_string(v);
   }
 }
-template <class V, std::size_t R>
-void print_nested(std::ostream& os, const V* values, const std::array<index_t, R>& shape, std::size_t dim) {
+// `values` is the row-major snapshot; `first` the index of this block's first element.
+template <class Values, std::size_t R>
+void print_nested(std::ostream& os, const Values& values, std::size_t first,
+                  const std::array<index_t, R>& shape, std::size_t dim) {
   os << '[';
   std::size_t stride = 1;
   for (std::size_t d = dim + 1; d < R; ++d) stride *= static_cast<std::size_t>(shape[d]);
   for (index_t i = 0; i < shape[dim]; ++i) {
     if (i) os << ", ";
     if (dim + 1 == R) {
-      print_value(os, values[i]);
+      print_value(os, static_cast<typename Values::value_type>(values[first + static_cast<std::size_t>(i)]));
     } else {
-      print_nested(os, values + static_cast<std::size_t>(i) * stride, shape, dim + 1);
+      print_nested(os, values, first + static_cast<std::size_t>(i) * stride, shape, dim + 1);
     }
   }
   os << ']';
@@ -45,7 +47,7 @@ void print_nested(std::ostream& os, const V* values, const std::array<index_t, R
 template <class T, int R, memory_space S>
 std::ostream& operator<<(std::ostream& os, const array<T, R, S>& a) {
   auto values = a.to_vector();
-  detail::print_nested(os, values.data(), a.shape(), 0);
+  detail::print_nested(os, values, 0, a.shape(), 0);
   return os;
 }
 
