@@ -74,8 +74,11 @@ int main() {
   auto z = tack::array_from<float>({0, 0, 5});
   auto pos = tack::soa(x, y, z);  // no copy: three existing coordinate arrays
   std::cout << pos.describe() << " = " << pos << "\n";
-  tack::parallel_for(pos.size(), [v = pos.soa_view()](tack::index_t i) { normalize_kernel{}(i, v); });
+  tack::launch(pos.size(), normalize_kernel{}, pos);  // the kernel gets a tack::soa_view
   std::cout << "normalized in place: " << pos << " (x is now " << x << ")\n";
+  auto interleaved = pos.copy({.layout = tack::layout::aos});
+  tack::launch(interleaved.size(), normalize_kernel{}, interleaved);  // same kernel, tack::view
+  std::cout << "the same kernel over an interleaved copy: " << interleaved << "\n";
 
   section("Implicit arrays (seeds/001)");
   auto squares = tack::arrays::transform(tack::arrays::counting<double>(5),
@@ -87,7 +90,13 @@ int main() {
   tack::copyto(out, squares);
   std::cout << "copied into an array: " << out << "\n";
 
-  section("Kernels (DESIGN §7)");
+  section("Kernels and algorithms (DESIGN §7, §8)");
+  auto values = tack::array_from<float>({2, 5, 11, 4});
+  std::cout << "sum " << tack::sum(values) << ", min " << tack::min(values) << ", max "
+            << tack::max(values) << ", mean " << tack::mean(values) << "\n";
+  std::cout << "sum(a * a) without storing a * a: " << tack::sum(values * values) << "\n";
+  tack::sort(values);
+  std::cout << "sorted: " << values << "\n";
   auto sum = tack::parallel_reduce(1000, 0.0, [](tack::index_t i) { return double(i); },
                                    tack::ops::plus{});
   std::cout << "parallel_reduce of 0..999 = " << sum << " on " << tack::num_threads()
