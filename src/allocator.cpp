@@ -4,6 +4,7 @@
 #include <tack/detail/cuda_runtime.hpp>
 #include <tack/memory/allocator.hpp>
 
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -59,6 +60,35 @@ public:
     } else {
       munmap(p, round_up(bytes, huge_page));
     }
+  }
+
+  // Large blocks are whole mappings: mremap moves their page tables into a larger 2 MiB-aligned
+  // reservation, so growth neither copies the old values nor touches fresh pages for them.
+  void* grow_in_place(void* p, std::size_t old_bytes, std::size_t new_bytes) noexcept override {
+#ifdef MREMAP_FIXED
+    if (!p || old_bytes < huge_page || new_bytes <= old_bytes) return nullptr;
+    const std::size_t old_size = round_up(old_bytes, huge_page);
+    const std::size_t size = round_up(new_bytes, huge_page);
+    void* raw = mmap(nullptr, size + huge_page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+    if (raw == MAP_FAILED) return nullptr;
+    const auto base = reinterpret_cast<std::uintptr_t>(raw);
+    const auto aligned = round_up(base, huge_page);
+    if (aligned > base) munmap(raw, aligned - base);
+    if (base + huge_page > aligned) munmap(reinterpret_cast<void*>(aligned + size), base + huge_page - aligned);
+    void* moved = mremap(p, old_size, size, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void*>(aligned));
+    if (moved == MAP_FAILED) {
+      munmap(reinterpret_cast<void*>(aligned), size);
+      return nullptr;
+    }
+#ifdef MADV_HUGEPAGE
+    madvise(moved, size, MADV_HUGEPAGE);
+#endif
+    return moved;
+#else
+    (void)p; (void)old_bytes; (void)new_bytes;
+    return nullptr;
+#endif
   }
 
   bool zeroed_on_allocate(std::size_t bytes) const noexcept override { return bytes >= huge_page; }

@@ -53,6 +53,14 @@ void buffer::reallocate(std::size_t new_bytes, std::size_t keep_bytes) {
                       " bytes of a " + std::to_string(s.capacity) + "-byte buffer in " +
                       std::to_string(new_bytes) + " bytes");
   }
+  if (new_bytes > s.capacity) {
+    if (void* moved = s.alloc->grow_in_place(s.data, s.capacity, new_bytes)) {
+      s.data = moved;
+      s.capacity = new_bytes;
+      s.zeroed = false;
+      return;
+    }
+  }
   void* fresh = s.alloc->allocate(new_bytes);  // may throw: nothing has changed yet
   try {
     detail::copy_bytes(fresh, s.host_accessible, s.data, s.host_accessible, keep_bytes);

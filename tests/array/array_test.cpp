@@ -327,3 +327,26 @@ TEST(Array, BoolArrays) {
   EXPECT_EQ(flags.to_vector(), (std::vector<bool>{false, true, false}));
   EXPECT_EQ(tack::to_string(flags), "[false, true, false]");
 }
+
+TEST(Array, LargeThreadedCopiesIntoUnalignedViews) {
+  // Above the streaming and threading thresholds, into views that start off a 64-byte boundary:
+  // every byte must be written, the first piece included.
+  const index_t n = (index_t{3} << 20) + 7;
+  auto a = tack::zeros<double>(n);
+  auto v = a.rows(1, n);
+  v.fill(2.5);
+  EXPECT_EQ(a(0), 0.0);
+  EXPECT_EQ(a(1), 2.5);
+  EXPECT_EQ(a(2), 2.5);
+  EXPECT_EQ(a(n - 1), 2.5);
+  auto src = tack::full(n - 1, 4.0);
+  tack::copyto(v, src);
+  EXPECT_EQ(a(0), 0.0);
+  EXPECT_EQ(a(1), 4.0);
+  EXPECT_EQ(a(n - 1), 4.0);
+  auto bytes = tack::zeros<std::int8_t>(n);
+  bytes.rows(3, n).fill(9);
+  EXPECT_EQ(bytes(2), 0);
+  EXPECT_EQ(bytes(3), 9);
+  EXPECT_EQ(bytes(4), 9);
+}

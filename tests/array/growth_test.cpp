@@ -181,3 +181,21 @@ TEST(Growth, VectorElements) {
   pts.push_back({3, 4});
   EXPECT_EQ(pts(1), (tack::vec2d{3, 4}));
 }
+
+TEST(Growth, LargeGrowthKeepsEveryValue) {
+  // Past 2 MiB the host allocator grows whole mappings in place (mremap): values must survive,
+  // and views must follow the moved memory.
+  tack::array<double> a;
+  for (int i = 0; i < 3 * 1024 * 1024; ++i) a.push_back(i);
+  auto v = a.rows(1000, 1003);
+  for (int i = 0; i < 1024 * 1024; ++i) a.push_back(-i);
+  EXPECT_EQ(a.size(), 4 * 1024 * 1024);
+  auto values = a.to_vector();
+  for (std::size_t i = 0; i < values.size(); i += 4093) {
+    const double expect = i < 3u * 1024 * 1024 ? double(i) : -double(i - 3u * 1024 * 1024);
+    ASSERT_EQ(values[i], expect) << i;
+  }
+  EXPECT_EQ(v.to_vector(), (std::vector<double>{1000, 1001, 1002}));
+  a.reserve(a.capacity() * 2);
+  EXPECT_EQ(a(3 * 1024 * 1024 - 1), 3.0 * 1024 * 1024 - 1);
+}

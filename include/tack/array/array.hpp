@@ -439,6 +439,18 @@ public:
   void push_back(const value_type& v) const
     requires(Rank == 1 && !is_const)
   {
+    // Fast path, inline: a host AoS root with room left.
+    if (st_ && !view_) {
+      detail::storage& s = *st_;
+      const index_t n = s.extents[0];
+      if (static_cast<std::size_t>(n + 1) * sizeof(value_type) <= s.buf.nbytes() && s.growable &&
+          s.buf.host_accessible() && !s.buf.read_only()) [[likely]] {
+        static_cast<value_type*>(s.buf.data())[n] = v;
+        s.extents[0] = n + 1;
+        s.buf.bump_version();
+        return;
+      }
+    }
     insert_rows(size(), 1, &v, 1, "push_back");
   }
   /// Constructs one element from `args` at the end (rank 1).

@@ -30,6 +30,12 @@ public:
   virtual memory_space space() const noexcept = 0;
   /// The device whose kernels use this memory (the CPU for host and pinned memory).
   virtual tack::device device() const noexcept = 0;
+  /// Grows the block `p` of `old_bytes` to `new_bytes` keeping its contents without copying them
+  /// (host memory: the kernel moves the page tables), or returns nullptr when this allocator cannot;
+  /// the caller then allocates, copies and deallocates. On success `p` is no longer valid.
+  virtual void* grow_in_place(void* /*p*/, std::size_t /*old_bytes*/, std::size_t /*new_bytes*/) noexcept {
+    return nullptr;
+  }
   /// Whether fresh memory from `allocate` is known to read as zero bytes (fresh pages).
   virtual bool zeroed_on_allocate(std::size_t /*bytes*/) const noexcept { return false; }
   /// A short name for messages (`"host"`, `"cuda:0 device"`, `"pool(host)"`).
