@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// tack::launch on every backend the build has (compiled by nvcc in CUDA builds): one kernel source
+// over AoS and SoA arrays, row views, atomics into views, implicit arguments.
+#include <tack/array/factories.hpp>
+#include <tack/array/soa.hpp>
+#include <tack/arrays/counting.hpp>
+#include <tack/exec/atomic.hpp>
+#include <tack/exec/launch.hpp>
+#include <tack/types/vec.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+using tack::index_t;
+
+// y[i] += a * x[i], for any layouts of y and x.
+struct axpy {
+  template <class Y, class X, class S>
+  TACK_HOST_DEVICE void operator()(index_t i, Y y, X x, S a) const {
+    y[i] += a * x[i];
+  }
+};
+struct count_into {
+  template <class H, class K>
+  TACK_HOST_DEVICE void operator()(index_t i, H hist, K keys) const {
+    tack::atomic_add(hist[keys[i]], 1);
+  }
+};
+struct store_index {
+  template <class V, class C>
+  TACK_HOST_DEVICE void operator()(index_t i, V v, C c) const {
+    v[i] = c[i];
+  }
+};
+
+template <class Backend>
+tack::device device_of_backend() {
+  return std::is_same_v<Backend, tack::cuda_backend> ? tack::cuda(0) : tack::cpu();
+}
+
+template <class Backend>
+class LaunchBackend : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!tack::is_available(device_of_backend<Backend>())) {
+      GTEST_SKIP() << "no CUDA device in this process: the cuda backend is compiled, not run";
+    }
+  }
+  tack::options on_device(tack::layout l = tack::layout::aos) {
+    return {.device = device_of_backend<Backend>(), .layout = l};
+  }
+};
+
+using backends = ::testing::Types<tack::serial_backend
+#if TACK_HAS_OPENMP
+                                  ,
+                                  tack::openmp_backend
+#endif
+#if TACK_HAS_CUDA && defined(__CUDACC__)
+                                  ,
+                                  tack::cuda_backend
+#endif
+                                  >;
+TYPED_TEST_SUITE(LaunchBackend, backends);
+
+TYPED_TEST(LaunchBackend, OneKernelEveryLayout) {
+  const index_t n = 3000;
+  std::vector<tack::vec3f> ones(static_cast<std::size_t>(n), tack::vec3f{1, 1, 1});
+  for (auto ly : {tack::layout::aos, tack::layout::soa}) {
+    for (auto lx : {tack::layout::aos, tack::layout::soa}) {
+      auto y = tack::zeros<tack::vec3f>(n, this->on_device(ly));
+      auto x = tack::zeros<tack::vec3f>(n, this->on_device(lx));
+      tack::copyto(x, ones);
+      tack::launch(TypeParam{}, n, axpy{}, y, x.as_const(), 2.0f);
+      for (auto v : y.to_vector()) ASSERT_EQ(v, (tack::vec3f{2, 2, 2}));
+    }
+  }
+}
+
+TYPED_TEST(LaunchBackend, RowViewsAndImplicitArguments) {
+  auto a = tack::zeros<double>(10, this->on_device());
+  tack::launch(TypeParam{}, 3, store_index{}, a.rows(4, 7), tack::arrays::counting<double>(3, 1.0));
+  EXPECT_EQ(a.to_vector(), (std::vector<double>{0, 0, 0, 0, 1, 2, 3, 0, 0, 0}));
+}
+
+TYPED_TEST(LaunchBackend, AtomicsIntoAView) {
+  auto hist = tack::zeros<int>(8, this->on_device());
+  auto keys = tack::zeros<int>(1000, this->on_device());
+  std::vector<int> k(1000);
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] = static_cast<int>(i % 4);
+  tack::copyto(keys, k);
+  tack::launch(TypeParam{}, 1000, count_into{}, hist.rows(2, 6), keys.as_const());
+  EXPECT_EQ(hist.to_vector(), (std::vector<int>{0, 0, 250, 250, 250, 250, 0, 0}));
+}
+
+}  // namespace
