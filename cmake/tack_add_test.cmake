@@ -17,6 +17,8 @@ function(tack_add_test name)
   endif()
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE tack::tack GTest::gtest GTest::gtest_main ${arg_LIBS})
+  # Shared test support: tests include "common/tack_test.hpp".
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${tack_test_warnings}>)
   set(labels ${arg_LABELS})
   if(arg_BACKENDS)

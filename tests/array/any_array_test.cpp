@@ -8,17 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#define EXPECT_THROW_MSG(expr, type, ...)                                                          \
-  do {                                                                                             \
-    try {                                                                                          \
-      (void)(expr);                                                                                \
-      ADD_FAILURE() << #expr " did not throw " #type;                                              \
-    } catch (const type& e) {                                                                      \
-      for (const char* frag : {__VA_ARGS__})                                                       \
-        EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)                             \
-            << "message \"" << e.what() << "\" lacks \"" << frag << "\"";                          \
-    }                                                                                              \
-  } while (0)
+#include "common/tack_test.hpp"
 
 TEST(AnyArray, HoldsAndRecovers) {
   auto a = tack::zeros<tack::vec3f>({4, 2});

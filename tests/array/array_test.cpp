@@ -7,23 +7,13 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <numeric>
 
 using tack::index_t;
 
 // Checks that `expr` throws `type` and that its message contains each of the fragments.
-#define EXPECT_THROW_MSG(expr, type, ...)                                                          \
-  do {                                                                                             \
-    try {                                                                                          \
-      (void)(expr);                                                                                \
-      ADD_FAILURE() << #expr " did not throw " #type;                                              \
-    } catch (const type& e) {                                                                      \
-      for (const char* frag : {__VA_ARGS__})                                                       \
-        EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)                             \
-            << "message \"" << e.what() << "\" lacks \"" << frag << "\"";                          \
-    }                                                                                              \
-  } while (0)
-
 TEST(Array, SeedShapesAndDtypes) {
   // seeds/001: temperature, velocity and stress of 100 elements.
   auto temperature = tack::empty<float>(100);

@@ -9,19 +9,9 @@
 
 #include <gtest/gtest.h>
 
-using tack::index_t;
+#include "common/tack_test.hpp"
 
-#define EXPECT_THROW_MSG(expr, type, ...)                                                          \
-  do {                                                                                             \
-    try {                                                                                          \
-      (void)(expr);                                                                                \
-      ADD_FAILURE() << #expr " did not throw " #type;                                              \
-    } catch (const type& e) {                                                                      \
-      for (const char* frag : {__VA_ARGS__})                                                       \
-        EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)                             \
-            << "message \"" << e.what() << "\" lacks \"" << frag << "\"";                          \
-    }                                                                                              \
-  } while (0)
+using tack::index_t;
 
 namespace {
 // One kernel source for every layout: y[i] = a * x[i] + y[i].

@@ -8,20 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cstring>
 #include <vector>
-
-#define EXPECT_THROW_MSG(expr, type, ...)                                                          \
-  do {                                                                                             \
-    try {                                                                                          \
-      (void)(expr);                                                                                \
-      ADD_FAILURE() << #expr " did not throw " #type;                                              \
-    } catch (const type& e) {                                                                      \
-      for (const char* frag : {__VA_ARGS__})                                                       \
-        EXPECT_NE(std::string(e.what()).find(frag), std::string::npos)                             \
-            << "message \"" << e.what() << "\" lacks \"" << frag << "\"";                          \
-    }                                                                                              \
-  } while (0)
 
 TEST(Device, NamesAndParsing) {
   EXPECT_EQ(tack::cpu().str(), "cpu");
