@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,16 +30,6 @@ using tack::vec2f;
 using tack::vec3f;
 using tack::vec4f;
 namespace ta = tack::arrays;
-
-template <class F>
-std::string value_error_message(F f) {
-  try {
-    f();
-  } catch (const tack::value_error& e) {
-    return e.what();
-  }
-  return "(no tack::value_error thrown)";
-}
 
 TEST(Components, BuildsVectorsFromScalarArrays) {
   auto p = ta::components(ta::counting<float>(3), ta::constant(5.0f, 3), ta::counting<float>(3, 10));
@@ -72,7 +64,7 @@ TEST(Components, StoresWriteEachComponentToItsArray) {
 }
 
 TEST(Components, DifferentLengthsIsAValueErrorNamingBothLengths) {
-  const std::string m = value_error_message([] {
+  const std::string m = tack::test::error_message([] {
     (void)ta::components(ta::counting<float>(5), ta::counting<float>(5), ta::counting<float>(7));
   });
   EXPECT_NE(m.find("components"), std::string::npos) << m;
@@ -126,14 +118,14 @@ TEST(ExtractComponent, OfComponentsGivesTheComponentArrayBack) {
 
 TEST(ExtractComponent, ComponentPastTheCountIsAValueErrorNamingTheCount) {
   auto pts = ta::uniform_coordinates({2, 2, 2});
-  std::string m = value_error_message([&] { (void)ta::extract_component(pts, 3); });
+  std::string m = tack::test::error_message([&] { (void)ta::extract_component(pts, 3); });
   EXPECT_NE(m.find("extract_component"), std::string::npos) << m;
   EXPECT_NE(m.find("component 3"), std::string::npos) << m;
   EXPECT_NE(m.find("3 components"), std::string::npos) << m;
   EXPECT_NE(m.find("vec3(f32)"), std::string::npos) << m;
-  m = value_error_message([&] { (void)ta::extract_component(pts, -1); });
+  m = tack::test::error_message([&] { (void)ta::extract_component(pts, -1); });
   EXPECT_NE(m.find("component -1"), std::string::npos) << m;
-  m = value_error_message([] { (void)ta::extract_component(ta::counting<float>(2), 1); });
+  m = tack::test::error_message([] { (void)ta::extract_component(ta::counting<float>(2), 1); });
   EXPECT_NE(m.find("1 component "), std::string::npos) << m;
   EXPECT_EQ(ta::extract_component(ta::counting<float>(2), 0)[1], 1.0f);
 }

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
@@ -25,16 +27,6 @@ namespace {
 
 using tack::index_t;
 namespace ta = tack::arrays;
-
-template <class F>
-std::string value_error_message(F f) {
-  try {
-    f();
-  } catch (const tack::value_error& e) {
-    return e.what();
-  }
-  return "(no tack::value_error thrown)";
-}
 
 TEST(Counting, DefaultsStartAtZeroWithStepOne) {
   auto c = ta::counting<int>(5);
@@ -87,13 +79,14 @@ TEST(Counting, EmptyArray) {
 }
 
 TEST(Counting, NegativeLengthIsAValueErrorNamingTheLength) {
-  const std::string m = value_error_message([] { (void)ta::counting<int>(-3); });
+  const std::string m = tack::test::error_message([] { (void)ta::counting<int>(-3); });
   EXPECT_NE(m.find("counting"), std::string::npos) << m;
   EXPECT_NE(m.find("-3"), std::string::npos) << m;
-  EXPECT_NE(value_error_message([] { (void)ta::constant(1, -1); }).find("constant"),
+  EXPECT_NE(tack::test::error_message([] { (void)ta::constant(1, -1); }).find("constant"),
             std::string::npos);
-  EXPECT_NE(value_error_message([] { (void)ta::function(-2, [](index_t i) { return i; }); })
-                .find("function"),
+  EXPECT_NE(tack::test::error_message([] {
+              (void)ta::function(-2, [](index_t i) { return i; });
+            }).find("function"),
             std::string::npos);
 }
 

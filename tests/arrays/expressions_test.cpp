@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cmath>
 #include <limits>
 #include <span>
@@ -30,16 +32,6 @@ using tack::index_t;
 using tack::mat3f;
 using tack::vec3f;
 namespace ta = tack::arrays;
-
-template <class F>
-std::string value_error_message(F f) {
-  try {
-    f();
-  } catch (const tack::value_error& e) {
-    return e.what();
-  }
-  return "(no tack::value_error thrown)";
-}
 
 TEST(Expressions, ArithmeticBetweenViewsAndScalars) {
   std::vector<float> a{1, 2, 3}, b{10, 20, 30};
@@ -150,10 +142,12 @@ TEST(Expressions, MathIsComponentWiseOnVectors) {
 }
 
 TEST(Expressions, DifferentSizesIsAValueErrorNamingBothSizes) {
-  std::string m = value_error_message([] { (void)(ta::counting<int>(5) + ta::counting<int>(7)); });
+  std::string m =
+      tack::test::error_message([] { (void)(ta::counting<int>(5) + ta::counting<int>(7)); });
   EXPECT_NE(m.find("operator+"), std::string::npos) << m;
   EXPECT_NE(m.find("5 and 7"), std::string::npos) << m;
-  m = value_error_message([] { (void)tack::minimum(ta::counting<int>(2), ta::counting<int>(3)); });
+  m = tack::test::error_message(
+      [] { (void)tack::minimum(ta::counting<int>(2), ta::counting<int>(3)); });
   EXPECT_NE(m.find("minimum"), std::string::npos) << m;
   EXPECT_NE(m.find("2 and 3"), std::string::npos) << m;
 }
@@ -180,7 +174,7 @@ struct on_device {
 TEST(Expressions, MixingDevicesIsAValueErrorNamingBoth) {
   on_device cpu{tack::cpu()}, gpu{tack::cuda(1)};
   static_assert(ta::is_array_expression_operand_v<on_device>);
-  const std::string m = value_error_message([&] { (void)(cpu * gpu); });
+  const std::string m = tack::test::error_message([&] { (void)(cpu * gpu); });
   EXPECT_NE(m.find("operator*"), std::string::npos) << m;
   EXPECT_NE(m.find("cpu"), std::string::npos) << m;
   EXPECT_NE(m.find("cuda:1"), std::string::npos) << m;

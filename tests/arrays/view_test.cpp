@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -24,18 +26,6 @@ namespace {
 using tack::index_t;
 using tack::vec3f;
 namespace ta = tack::arrays;
-
-template <class E, class F>
-std::string error_message(F f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("(wrong exception type) ") + e.what();
-  }
-  return "(nothing thrown)";
-}
 
 TEST(View, ReadsAStretch) {
   auto v = ta::view(ta::counting<int>(10), 3, 4);
@@ -66,13 +56,13 @@ TEST(View, OfAViewAndEmptyViews) {
 
 TEST(View, OutOfRangeIsAnIndexErrorNamingStartCountAndSize) {
   auto c = ta::counting<int>(5);
-  std::string m = error_message<tack::index_error>([&] { (void)ta::view(c, 3, 4); });
+  std::string m = tack::test::error_message<tack::index_error>([&] { (void)ta::view(c, 3, 4); });
   EXPECT_NE(m.find("tack::arrays::view"), std::string::npos) << m;
   EXPECT_NE(m.find("[3, 3 + 4)"), std::string::npos) << m;
   EXPECT_NE(m.find("size 5"), std::string::npos) << m;
-  m = error_message<tack::index_error>([&] { (void)ta::view(c, -1, 2); });
+  m = tack::test::error_message<tack::index_error>([&] { (void)ta::view(c, -1, 2); });
   EXPECT_NE(m.find("-1"), std::string::npos) << m;
-  m = error_message<tack::index_error>([&] { (void)ta::view(c, 0, -2); });
+  m = tack::test::error_message<tack::index_error>([&] { (void)ta::view(c, 0, -2); });
   EXPECT_NE(m.find("-2"), std::string::npos) << m;
 }
 
@@ -113,20 +103,20 @@ TEST(Strided, OverSoaVectorsWritesEveryComponent) {
 
 TEST(Strided, StepZeroOrNegativeIsAValueErrorNamingStridedAndTheStep) {
   auto c = ta::counting<int>(5);
-  std::string m = error_message<tack::value_error>([&] { (void)ta::strided(c, 0); });
+  std::string m = tack::test::error_message<tack::value_error>([&] { (void)ta::strided(c, 0); });
   EXPECT_NE(m.find("strided"), std::string::npos) << m;
   EXPECT_NE(m.find("got 0"), std::string::npos) << m;
-  m = error_message<tack::value_error>([&] { (void)ta::strided(c, -2); });
+  m = tack::test::error_message<tack::value_error>([&] { (void)ta::strided(c, -2); });
   EXPECT_NE(m.find("strided"), std::string::npos) << m;
   EXPECT_NE(m.find("-2"), std::string::npos) << m;
 }
 
 TEST(Strided, OffsetOutsideTheArrayIsAnIndexError) {
   auto c = ta::counting<int>(5);
-  std::string m = error_message<tack::index_error>([&] { (void)ta::strided(c, 1, 6); });
+  std::string m = tack::test::error_message<tack::index_error>([&] { (void)ta::strided(c, 1, 6); });
   EXPECT_NE(m.find("offset 6"), std::string::npos) << m;
   EXPECT_NE(m.find("size 5"), std::string::npos) << m;
-  m = error_message<tack::index_error>([&] { (void)ta::strided(c, 1, -1); });
+  m = tack::test::error_message<tack::index_error>([&] { (void)ta::strided(c, 1, -1); });
   EXPECT_NE(m.find("offset -1"), std::string::npos) << m;
 }
 

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <string>
 #include <vector>
 
@@ -37,17 +39,10 @@ private:
   tack::precondition_handler previous_ = nullptr;
 };
 
-// Runs `f`, expects tack::index_error, and returns its message.
+// The message of the tack::index_error `f` throws (another exception type fails the test).
 template <class F>
 std::string index_error_message(F&& f) {
-  try {
-    f();
-  } catch (const tack::index_error& e) {
-    return e.what();
-  } catch (...) {
-    return "<another exception>";
-  }
-  return "<no exception>";
+  return tack::test::error_message<tack::index_error>(static_cast<F&&>(f));
 }
 
 #define EXPECT_CONTAINS(haystack, needle)                                                          \
