@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -31,15 +33,7 @@ namespace {
 
 using tack::index_t;
 
-// Restores the thread count a test changed.
-class reduce_test : public ::testing::Test {
-protected:
-  void SetUp() override { threads_ = tack::num_threads(); }
-  void TearDown() override { tack::set_num_threads(threads_); }
-
-private:
-  int threads_ = 1;
-};
+class reduce_test : public tack::test::restores_num_threads {};
 
 // Deterministic pseudo-random floats in [0, 1).
 std::vector<float> random_floats(index_t n, std::uint64_t seed) {
@@ -57,22 +51,6 @@ tack::array<tack::vec3f> numbered_vec3(index_t n, tack::layout layout) {
   std::vector<float> c(static_cast<std::size_t>(3 * n));
   for (std::size_t k = 0; k < c.size(); ++k) c[k] = float(10 * (k / 3) + k % 3);
   return tack::array_from_components<tack::vec3f>(std::span<const float>(c), {.layout = layout});
-}
-
-// Host memory registered as device memory of cuda:0: arrays in it are not host-accessible, which
-// is all the device checks look at (nothing here touches its bytes).
-struct fake_device_memory : tack::allocator {
-  void* allocate(std::size_t bytes) override { return ::operator new(bytes + 64); }
-  void deallocate(void* p, std::size_t) noexcept override { ::operator delete(p); }
-  tack::memory_space space() const noexcept override { return tack::memory_space::device; }
-  tack::device device() const noexcept override { return tack::cuda(0); }
-  std::string name() const override { return "fake cuda:0 memory"; }
-};
-
-tack::allocator_id fake_device_allocator() {
-  static const tack::allocator_id id =
-      tack::register_allocator(std::make_shared<fake_device_memory>());
-  return id;
 }
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
@@ -197,12 +175,7 @@ TEST_F(reduce_test, read_only_handles_and_user_types) {
   EXPECT_EQ(tack::sum(ramp{5}), 5.0);
   EXPECT_EQ(tack::max(ramp{5}), 2.0);
   EXPECT_EQ(tack::dot(ramp{3}, tack::arrays::counting<double>(3)), 2.5);
-  try {
-    (void)tack::min(ramp{0});
-    FAIL() << "no exception";
-  } catch (const tack::value_error& err) {
-    EXPECT_NE(std::string(err.what()).find("array of 0 elements"), std::string::npos) << err.what();
-  }
+  EXPECT_THROW_MSG(tack::min(ramp{0}), tack::value_error, "array of 0 elements");
 }
 
 TEST_F(reduce_test, reduce_and_transform_reduce) {
@@ -303,72 +276,30 @@ TEST_F(reduce_test, bit_identical_for_one_and_two_threads_and_repeated_runs) {
 
 TEST_F(reduce_test, empty_min_max_minmax_throw_naming_the_array) {
   auto e = tack::zeros<float>(0);
-  try {
-    (void)tack::min(e);
-    FAIL() << "no exception";
-  } catch (const tack::value_error& err) {
-    const std::string msg = err.what();
-    EXPECT_NE(msg.find("tack::min"), std::string::npos) << msg;
-    EXPECT_NE(msg.find(e.describe()), std::string::npos) << msg;
-    EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
-  }
-  try {
-    (void)tack::max(tack::zeros<tack::vec3f>(5, {.layout = tack::layout::soa}).rows(2, 2));
-    FAIL() << "no exception";
-  } catch (const tack::value_error& err) {
-    const std::string msg = err.what();
-    EXPECT_NE(msg.find("tack::max"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("soa"), std::string::npos) << msg;
-  }
-  try {
-    (void)tack::minmax(tack::arrays::counting<int>(0));
-    FAIL() << "no exception";
-  } catch (const tack::value_error& err) {
-    const std::string msg = err.what();
-    EXPECT_NE(msg.find("tack::minmax"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("implicit array of 0 elements"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::min(e), tack::value_error, "tack::min", e.describe(), "empty");
+  EXPECT_THROW_MSG(tack::max(tack::zeros<tack::vec3f>(5, {.layout = tack::layout::soa}).rows(2, 2)),
+                   tack::value_error, "tack::max", "soa");
+  EXPECT_THROW_MSG(tack::minmax(tack::arrays::counting<int>(0)), tack::value_error, "tack::minmax",
+                   "implicit array of 0 elements");
 }
 
 TEST_F(reduce_test, dot_of_different_sizes_names_both) {
   auto a = tack::zeros<float>(3);
   auto b = tack::zeros<float>(4);
-  try {
-    (void)tack::dot(a, b);
-    FAIL() << "no exception";
-  } catch (const tack::value_error& err) {
-    const std::string msg = err.what();
-    EXPECT_NE(msg.find("tack::dot"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("3 elements"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("4 elements"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::dot(a, b), tack::value_error, "tack::dot", "3 elements", "4 elements");
   EXPECT_THROW((void)tack::transform_reduce(a, tack::arrays::counting<float>(2), 0.0,
                                             tack::ops::plus{}, abs_difference{}),
                tack::value_error);
 }
 
 TEST_F(reduce_test, runs_on_the_arrays_device_and_refuses_mixed_devices) {
-  auto d = tack::empty<float>(4, {.allocator = fake_device_allocator()});
+  auto d = tack::empty<float>(4, {.allocator = tack::test::fake_device_allocator()});
   ASSERT_EQ(d.device(), tack::cuda(0));
   // this translation unit cannot run kernels on a GPU: the reduction says so, naming itself
-  try {
-    (void)tack::sum(d);
-    FAIL() << "no exception";
-  } catch (const tack::device_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::sum"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("cuda:0"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::sum(d), tack::device_error, "tack::sum", "cuda:0");
   EXPECT_THROW((void)tack::minmax(d), tack::device_error);
-  try {
-    (void)tack::dot(tack::zeros<float>(4), d);
-    FAIL() << "no exception";
-  } catch (const tack::value_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::dot"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("cpu"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("cuda:0"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::dot(tack::zeros<float>(4), d), tack::value_error, "tack::dot", "cpu",
+                   "cuda:0");
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -26,35 +28,12 @@ namespace {
 
 using tack::index_t;
 
-class scan_test : public ::testing::Test {
-protected:
-  void SetUp() override { threads_ = tack::num_threads(); }
-  void TearDown() override { tack::set_num_threads(threads_); }
-
-private:
-  int threads_ = 1;
-};
+class scan_test : public tack::test::restores_num_threads {};
 
 std::vector<std::int64_t> values_for(index_t n) {
   std::vector<std::int64_t> v(static_cast<std::size_t>(n));
   for (index_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = (i * 37) % 101 - 50;
   return v;
-}
-
-// Host memory registered as device memory of cuda:0: arrays in it are not host-accessible, which
-// is all the device checks look at (nothing here touches its bytes).
-struct fake_device_memory : tack::allocator {
-  void* allocate(std::size_t bytes) override { return ::operator new(bytes + 64); }
-  void deallocate(void* p, std::size_t) noexcept override { ::operator delete(p); }
-  tack::memory_space space() const noexcept override { return tack::memory_space::device; }
-  tack::device device() const noexcept override { return tack::cuda(0); }
-  std::string name() const override { return "fake cuda:0 memory"; }
-};
-
-tack::allocator_id fake_device_allocator() {
-  static const tack::allocator_id id =
-      tack::register_allocator(std::make_shared<fake_device_memory>());
-  return id;
 }
 
 TEST_F(scan_test, integers_match_a_sequential_scan_for_every_size_and_thread_count) {
@@ -163,39 +142,19 @@ TEST_F(scan_test, float_scans_are_bit_identical_run_after_run) {
 TEST_F(scan_test, sizes_must_match_and_output_must_be_writable) {
   auto in = tack::zeros<int>(5);
   auto out = tack::zeros<int>(4);
-  try {
-    tack::inclusive_scan(in, out);
-    FAIL() << "no exception";
-  } catch (const tack::value_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::inclusive_scan"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("5 elements"), std::string::npos) << msg;
-    EXPECT_NE(msg.find(out.describe()), std::string::npos) << msg;
-  }
-  try {
-    tack::exclusive_scan(tack::arrays::counting<int>(3), out, 0);
-    FAIL() << "no exception";
-  } catch (const tack::value_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::exclusive_scan"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("3 elements"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("(4)"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::inclusive_scan(in, out), tack::value_error, "tack::inclusive_scan",
+                   "5 elements", out.describe());
+  EXPECT_THROW_MSG(tack::exclusive_scan(tack::arrays::counting<int>(3), out, 0), tack::value_error,
+                   "tack::exclusive_scan", "3 elements", "(4)");
   std::vector<int> host(4, 0);
   auto borrowed = tack::from_ptr(host.data(), {4});  // read-only unless {.writable = true}
   EXPECT_THROW(tack::inclusive_scan(out, borrowed), tack::read_only_error);
 }
 
 TEST_F(scan_test, input_and_output_on_different_devices_is_a_value_error) {
-  auto gpu_out = tack::empty<int>(4, {.allocator = fake_device_allocator()});
-  try {
-    tack::inclusive_scan(tack::zeros<int>(4), gpu_out);
-    FAIL() << "no exception";
-  } catch (const tack::value_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::inclusive_scan"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("different devices"), std::string::npos) << msg;
-  }
+  auto gpu_out = tack::empty<int>(4, {.allocator = tack::test::fake_device_allocator()});
+  EXPECT_THROW_MSG(tack::inclusive_scan(tack::zeros<int>(4), gpu_out), tack::value_error,
+                   "tack::inclusive_scan", "different devices");
   // a computed input names no device: the scan runs on the output's (here refused: no CUDA code)
   EXPECT_THROW(tack::exclusive_scan(tack::arrays::counting<int>(4), gpu_out, 0),
                tack::device_error);

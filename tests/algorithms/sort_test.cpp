@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -26,14 +28,7 @@ namespace {
 
 using tack::index_t;
 
-class sort_test : public ::testing::Test {
-protected:
-  void SetUp() override { threads_ = tack::num_threads(); }
-  void TearDown() override { tack::set_num_threads(threads_); }
-
-private:
-  int threads_ = 1;
-};
+class sort_test : public tack::test::restores_num_threads {};
 
 std::vector<std::int32_t> random_ints(index_t n, std::uint64_t seed, std::int32_t range) {
   std::vector<std::int32_t> v(static_cast<std::size_t>(n));
@@ -43,22 +38,6 @@ std::vector<std::int32_t> random_ints(index_t n, std::uint64_t seed, std::int32_
     x = static_cast<std::int32_t>((s >> 33) % static_cast<std::uint64_t>(range)) - range / 2;
   }
   return v;
-}
-
-// Host memory registered as device memory of cuda:0: arrays in it are not host-accessible, which
-// is all the device checks look at (nothing here touches its bytes).
-struct fake_device_memory : tack::allocator {
-  void* allocate(std::size_t bytes) override { return ::operator new(bytes + 64); }
-  void deallocate(void* p, std::size_t) noexcept override { ::operator delete(p); }
-  tack::memory_space space() const noexcept override { return tack::memory_space::device; }
-  tack::device device() const noexcept override { return tack::cuda(0); }
-  std::string name() const override { return "fake cuda:0 memory"; }
-};
-
-tack::allocator_id fake_device_allocator() {
-  static const tack::allocator_id id =
-      tack::register_allocator(std::make_shared<fake_device_memory>());
-  return id;
 }
 
 TEST_F(sort_test, matches_std_sort_for_every_size_and_thread_count) {
@@ -226,50 +205,22 @@ TEST_F(sort_test, sort_by_key_is_stable_and_the_same_for_every_thread_count) {
 TEST_F(sort_test, errors_sizes_and_read_only) {
   auto keys = tack::zeros<int>(3);
   auto vals = tack::zeros<float>(4);
-  try {
-    tack::sort_by_key(keys, vals);
-    FAIL() << "no exception";
-  } catch (const tack::value_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::sort_by_key"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("3 keys"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("4 values"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::sort_by_key(keys, vals), tack::value_error, "tack::sort_by_key", "3 keys",
+                   "4 values");
   std::vector<int> host = {3, 2, 1};
   auto borrowed = tack::from_ptr(host.data(), {3});
-  try {
-    tack::sort(borrowed);
-    FAIL() << "no exception";
-  } catch (const tack::read_only_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::sort"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("read-only"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::sort(borrowed), tack::read_only_error, "tack::sort", "read-only");
   EXPECT_EQ(host, (std::vector<int>{3, 2, 1}));
   EXPECT_THROW(tack::sort_by_key(keys, tack::from_ptr(host.data(), {3})), tack::read_only_error);
 }
 
 TEST_F(sort_test, device_memory_is_a_device_error_saying_cuda_is_needed) {
-  auto d = tack::empty<float>(10, {.allocator = fake_device_allocator()});
+  auto d = tack::empty<float>(10, {.allocator = tack::test::fake_device_allocator()});
   ASSERT_FALSE(d.host_accessible());
-  try {
-    tack::sort(d);
-    FAIL() << "no exception";
-  } catch (const tack::device_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::sort"), std::string::npos) << msg;
-    EXPECT_NE(msg.find(d.describe()), std::string::npos) << msg;
-    EXPECT_NE(msg.find("CUDA backend"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::sort(d), tack::device_error, "tack::sort", d.describe(), "CUDA backend");
   auto keys = tack::zeros<int>(10);
-  try {
-    tack::sort_by_key(keys, d);
-    FAIL() << "no exception";
-  } catch (const tack::device_error& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("tack::sort_by_key: the values"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("CUDA backend"), std::string::npos) << msg;
-  }
+  EXPECT_THROW_MSG(tack::sort_by_key(keys, d), tack::device_error, "tack::sort_by_key: the values",
+                   "CUDA backend");
 }
 
 }  // namespace

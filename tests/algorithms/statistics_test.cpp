@@ -13,10 +13,11 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -26,23 +27,7 @@ namespace {
 
 using tack::index_t;
 
-class statistics_test : public ::testing::Test {
-protected:
-  void SetUp() override { threads_ = tack::num_threads(); }
-  void TearDown() override { tack::set_num_threads(threads_); }
-
-private:
-  int threads_ = 1;
-};
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tack::value_error& e) {
-    return e.what();
-  }
-  return "(no value_error)";
-}
+class statistics_test : public tack::test::restores_num_threads {};
 
 TEST_F(statistics_test, mean_of_scalars_and_result_types) {
   auto d = tack::array_from<double>({1, 2, 3, 4});
@@ -120,24 +105,24 @@ TEST_F(statistics_test, same_bits_for_one_and_two_threads) {
 
 TEST_F(statistics_test, empty_arrays_are_value_errors) {
   auto e = tack::zeros<double>(0);
-  std::string msg = message_of([&] { (void)tack::mean(e); });
+  std::string msg = tack::test::error_message([&] { (void)tack::mean(e); });
   EXPECT_NE(msg.find("tack::mean"), std::string::npos) << msg;
   EXPECT_NE(msg.find(e.describe()), std::string::npos) << msg;
   EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
-  msg = message_of([&] { (void)tack::variance(tack::arrays::counting<float>(0)); });
+  msg = tack::test::error_message([&] { (void)tack::variance(tack::arrays::counting<float>(0)); });
   EXPECT_NE(msg.find("tack::variance"), std::string::npos) << msg;
   EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
-  msg = message_of([&] { (void)tack::stddev(e); });
+  msg = tack::test::error_message([&] { (void)tack::stddev(e); });
   EXPECT_NE(msg.find("empty"), std::string::npos) << msg;
 }
 
 TEST_F(statistics_test, bad_ddof_is_a_value_error_naming_it) {
   auto v = tack::array_from<tack::vec2d>({1., 2., 3., 4.});  // 4 values
-  std::string msg = message_of([&] { (void)tack::variance(v, 4); });
+  std::string msg = tack::test::error_message([&] { (void)tack::variance(v, 4); });
   EXPECT_NE(msg.find("tack::variance"), std::string::npos) << msg;
   EXPECT_NE(msg.find("ddof = 4"), std::string::npos) << msg;
   EXPECT_NE(msg.find("4 values"), std::string::npos) << msg;
-  msg = message_of([&] { (void)tack::stddev(v, -1); });
+  msg = tack::test::error_message([&] { (void)tack::stddev(v, -1); });
   EXPECT_NE(msg.find("ddof = -1"), std::string::npos) << msg;
   EXPECT_DOUBLE_EQ(tack::variance(v, 3), 5.0);  // squares 2.25 + 0.25 + 0.25 + 2.25 = 5
 }
