@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -37,11 +39,11 @@ namespace ta = tack::arrays;
 // is what kernels index, `host_view()` what host loops read; upload() and download() copy between
 // them. The CUDA runtime is called directly (this file is compiled by nvcc in CUDA builds).
 template <class Backend, class T>
-class shared_buffer {
+class mirrored_buffer {
   static constexpr bool on_gpu = std::is_same_v<Backend, tack::cuda_backend>;
 
 public:
-  explicit shared_buffer(index_t n) : host_(static_cast<std::size_t>(n > 0 ? n : 1)), n_(n) {
+  explicit mirrored_buffer(index_t n) : host_(static_cast<std::size_t>(n > 0 ? n : 1)), n_(n) {
     if constexpr (on_gpu) {
 #if TACK_HAS_CUDA && defined(__CUDACC__)
       void* p = nullptr;
@@ -53,13 +55,13 @@ public:
     }
     upload();
   }
-  ~shared_buffer() {
+  ~mirrored_buffer() {
 #if TACK_HAS_CUDA && defined(__CUDACC__)
     if constexpr (on_gpu) cudaFree(device_);
 #endif
   }
-  shared_buffer(const shared_buffer&) = delete;
-  shared_buffer& operator=(const shared_buffer&) = delete;
+  mirrored_buffer(const mirrored_buffer&) = delete;
+  mirrored_buffer& operator=(const mirrored_buffer&) = delete;
   tack::view<T> view() const { return tack::view<T>(device_, n_); }
   tack::view<T> host_view() { return tack::view<T>(host_.data(), n_); }
   T& operator[](index_t i) { return host_[static_cast<std::size_t>(i)]; }
@@ -86,15 +88,6 @@ private:
   index_t n_ = 0;
   T* device_ = nullptr;
 };
-
-template <class Backend>
-bool backend_runs() {
-  if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-    return tack::is_available(tack::cuda());
-  } else {
-    return true;
-  }
-}
 
 // ---- kernels: functors, as code nvcc compiles must use --------------------------------------
 
@@ -152,7 +145,7 @@ void expect_same_as_host(const D& dev, const H& host, const char* what, double r
   static_assert(std::is_same_v<V, tack::array_value_t<H>>);
   const index_t n = dev.size();
   ASSERT_EQ(host.size(), n) << what;
-  shared_buffer<Backend, V> out(n);
+  mirrored_buffer<Backend, V> out(n);
   tack::parallel_for(Backend{}, n, copy_kernel<tack::view<V>, D>{out.view(), dev});
   out.download();
   index_t bad = 0;
@@ -196,7 +189,7 @@ void check_random(index_t n) {
   expect_same_as_host<Backend>(ta::random_normal<float>(n, 9), "random_normal<float>");
   expect_same_as_host<Backend>(ta::random_normal<double>(n, 10), "random_normal<double>");
   // Pinned values (random_test.cpp): the device computes them too.
-  shared_buffer<Backend, double> z(4);
+  mirrored_buffer<Backend, double> z(4);
   tack::parallel_for(Backend{}, 4,
                      copy_kernel<tack::view<double>, decltype(ta::random_normal<double>(4, 42))>{
                          z.view(), ta::random_normal<double>(4, 42)});
@@ -213,10 +206,10 @@ void compare(const char* what, Make make, double rel, Buffers&... b) {
 
 template <class Backend>
 void check_rearranging_and_expressions(index_t n) {
-  shared_buffer<Backend, float> a(n), b(n);
-  shared_buffer<Backend, int> idx(n);
-  shared_buffer<Backend, vec3f> p(n);
-  shared_buffer<Backend, float> x(n), y(n), z(n);
+  mirrored_buffer<Backend, float> a(n), b(n);
+  mirrored_buffer<Backend, int> idx(n);
+  mirrored_buffer<Backend, vec3f> p(n);
+  mirrored_buffer<Backend, float> x(n), y(n), z(n);
   for (index_t i = 0; i < n; ++i) {
     a[i] = float(i % 97) - 40.0f;
     b[i] = 0.5f + float(i % 13);
@@ -279,8 +272,8 @@ void check_rearranging_and_expressions(index_t n) {
 
 template <class Backend>
 void check_stores(index_t n) {
-  shared_buffer<Backend, float> a(n), x(n), y(n), z(n);
-  shared_buffer<Backend, vec3f> p(n);
+  mirrored_buffer<Backend, float> a(n), x(n), y(n), z(n);
+  mirrored_buffer<Backend, vec3f> p(n);
   auto va = a.view();
   // strided: every other element
   tack::parallel_for(Backend{}, (n + 1) / 2,
@@ -341,7 +334,7 @@ void check_reduce(index_t n) {
 // gtest's private TestBody).
 template <class Backend>
 void check_lambda(index_t n) {
-  shared_buffer<Backend, double> out(n);
+  mirrored_buffer<Backend, double> out(n);
   auto o = out.view();
   auto e = ta::random_uniform<double>(n, 1) * 10.0 + ta::counting<double>(n);
   tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) { o[i] = e[i]; });
@@ -350,24 +343,9 @@ void check_lambda(index_t n) {
 }
 
 template <class Backend>
-class arrays_backend : public ::testing::Test {
-protected:
-  void SetUp() override {
-    if (!backend_runs<Backend>()) GTEST_SKIP() << "no CUDA device in this process";
-  }
-};
+class arrays_backend : public tack::test::backend_test<Backend> {};
 
-using backends = ::testing::Types<tack::serial_backend
-#if TACK_HAS_OPENMP
-                                  ,
-                                  tack::openmp_backend
-#endif
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-                                  ,
-                                  tack::cuda_backend
-#endif
-                                  >;
-TYPED_TEST_SUITE(arrays_backend, backends);
+TYPED_TEST_SUITE(arrays_backend, tack::test::backends);
 
 TYPED_TEST(arrays_backend, computed_arrays_match_the_host) { check_computed<TypeParam>(10007); }
 

@@ -5,7 +5,6 @@
 // the old value, vector components, whole vectors and matrices (per component), and SoA-style
 // proxies (value_type + component(c)).
 // Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs in free functions.
-#include <tack/detail/cuda_runtime.hpp>
 #include <tack/exec/atomic.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/types/mat.hpp>
@@ -13,55 +12,18 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 #include <vector>
 
 namespace {
 
 using tack::index_t;
-
-template <class Backend, class T>
-class shared_buffer {
-public:
-  explicit shared_buffer(index_t n) : n_(n) {
-    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      data_ = static_cast<T*>(tack::detail::cuda_malloc_unified(bytes, 0));
-    } else {
-      data_ = static_cast<T*>(::operator new(bytes));
-    }
-    std::memset(static_cast<void*>(data_), 0, bytes);
-  }
-  ~shared_buffer() {
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      tack::detail::cuda_free_unified(data_, 0);
-    } else {
-      ::operator delete(data_);
-    }
-  }
-  shared_buffer(const shared_buffer&) = delete;
-  shared_buffer& operator=(const shared_buffer&) = delete;
-  T* data() const { return data_; }
-  T& operator[](index_t i) const { return data_[i]; }
-  std::vector<T> to_vector() const { return std::vector<T>(data_, data_ + n_); }
-
-private:
-  T* data_ = nullptr;
-  index_t n_ = 0;
-};
-
-template <class Backend>
-bool backend_runs() {
-  if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-    return tack::is_available(tack::cuda());
-  } else {
-    return true;
-  }
-}
+using tack::test::shared_buffer;
 
 constexpr index_t items = 200'000;
 constexpr index_t bins = 17;
@@ -260,24 +222,9 @@ void check_float_minmax_special_values() {
 }
 
 template <class Backend>
-class atomic_backend : public ::testing::Test {
-protected:
-  void SetUp() override {
-    if (!backend_runs<Backend>()) GTEST_SKIP() << "no CUDA device in this process";
-  }
-};
+class atomic_backend : public tack::test::backend_test<Backend> {};
 
-using backends = ::testing::Types<tack::serial_backend
-#if TACK_HAS_OPENMP
-                                  ,
-                                  tack::openmp_backend
-#endif
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-                                  ,
-                                  tack::cuda_backend
-#endif
-                                  >;
-TYPED_TEST_SUITE(atomic_backend, backends);
+TYPED_TEST_SUITE(atomic_backend, tack::test::backends);
 
 TYPED_TEST(atomic_backend, histogram_of_every_scalar_type) {
   check_histogram<TypeParam, std::int32_t>();

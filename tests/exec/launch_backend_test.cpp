@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 namespace {
 using tack::index_t;
 
@@ -35,34 +37,14 @@ struct store_index {
 };
 
 template <class Backend>
-tack::device device_of_backend() {
-  return std::is_same_v<Backend, tack::cuda_backend> ? tack::cuda(0) : tack::cpu();
-}
-
-template <class Backend>
-class LaunchBackend : public ::testing::Test {
+class LaunchBackend : public tack::test::backend_test<Backend> {
 protected:
-  void SetUp() override {
-    if (!tack::is_available(device_of_backend<Backend>())) {
-      GTEST_SKIP() << "no CUDA device in this process: the cuda backend is compiled, not run";
-    }
-  }
   tack::options on_device(tack::layout l = tack::layout::aos) {
-    return {.device = device_of_backend<Backend>(), .layout = l};
+    return {.device = tack::test::device_of<Backend>(), .layout = l};
   }
 };
 
-using backends = ::testing::Types<tack::serial_backend
-#if TACK_HAS_OPENMP
-                                  ,
-                                  tack::openmp_backend
-#endif
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-                                  ,
-                                  tack::cuda_backend
-#endif
-                                  >;
-TYPED_TEST_SUITE(LaunchBackend, backends);
+TYPED_TEST_SUITE(LaunchBackend, tack::test::backends);
 
 TYPED_TEST(LaunchBackend, OneKernelEveryLayout) {
   const index_t n = 3000;

@@ -4,59 +4,21 @@
 // (i, j[, k]) once in the right place, bad counts are refused before anything runs.
 // Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs, defined in free
 // functions (nvcc refuses extended lambdas inside gtest's private TestBody).
-#include <tack/detail/cuda_runtime.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/threads.hpp>
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cstddef>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace {
 
 using tack::index_t;
-
-// Memory the host and the backend's kernels can both touch: unified memory for CUDA.
-template <class Backend, class T>
-class shared_buffer {
-public:
-  explicit shared_buffer(index_t n) : n_(n) {
-    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      data_ = static_cast<T*>(tack::detail::cuda_malloc_unified(bytes, 0));
-    } else {
-      data_ = static_cast<T*>(::operator new(bytes));
-    }
-    for (index_t i = 0; i < n; ++i) data_[i] = T{};
-  }
-  ~shared_buffer() {
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      tack::detail::cuda_free_unified(data_, 0);
-    } else {
-      ::operator delete(data_);
-    }
-  }
-  shared_buffer(const shared_buffer&) = delete;
-  shared_buffer& operator=(const shared_buffer&) = delete;
-  T* data() const { return data_; }
-  T& operator[](index_t i) const { return data_[i]; }
-
-private:
-  T* data_ = nullptr;
-  index_t n_ = 0;
-};
-
-template <class Backend>
-bool backend_runs() {
-  if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-    return tack::is_available(tack::cuda());
-  } else {
-    return true;
-  }
-}
+using tack::test::shared_buffer;
 
 // A functor kernel (the form generic kernels take): counts visits and records a value.
 struct mark_kernel {
@@ -161,23 +123,10 @@ void check_refusals() {
   tack::parallel_for(Backend{}, tack::range{0, 5}, k);
   tack::parallel_for(Backend{}, tack::range{5, 0}, k);
   tack::parallel_for(Backend{}, tack::range{3, 4, 0}, k);
-  try {
-    tack::parallel_for(Backend{}, -5, k);
-    ADD_FAILURE() << "n = -5 was accepted";
-  } catch (const tack::value_error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("tack::parallel_for"), std::string::npos) << what;
-    EXPECT_NE(what.find("n = -5"), std::string::npos) << what;
-  }
-  try {
-    tack::parallel_for(Backend{}, tack::range{4, -2}, k);
-    ADD_FAILURE() << "a negative extent was accepted";
-  } catch (const tack::value_error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("tack::parallel_for"), std::string::npos) << what;
-    EXPECT_NE(what.find("{4, -2}"), std::string::npos) << what;
-    EXPECT_NE(what.find("dimension 1"), std::string::npos) << what;
-  }
+  EXPECT_THROW_MSG(tack::parallel_for(Backend{}, -5, k), tack::value_error, "tack::parallel_for",
+                   "n = -5");
+  EXPECT_THROW_MSG(tack::parallel_for(Backend{}, tack::range{4, -2}, k), tack::value_error,
+                   "tack::parallel_for", "{4, -2}", "dimension 1");
   try {
     const index_t big = index_t{1} << 40;
     tack::parallel_for(Backend{}, tack::range{big, big}, k);
@@ -189,24 +138,9 @@ void check_refusals() {
 }
 
 template <class Backend>
-class parallel_for_backend : public ::testing::Test {
-protected:
-  void SetUp() override {
-    if (!backend_runs<Backend>()) GTEST_SKIP() << "no CUDA device in this process";
-  }
-};
+class parallel_for_backend : public tack::test::backend_test<Backend> {};
 
-using backends = ::testing::Types<tack::serial_backend
-#if TACK_HAS_OPENMP
-                                  ,
-                                  tack::openmp_backend
-#endif
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-                                  ,
-                                  tack::cuda_backend
-#endif
-                                  >;
-TYPED_TEST_SUITE(parallel_for_backend, backends);
+TYPED_TEST_SUITE(parallel_for_backend, tack::test::backends);
 
 TYPED_TEST(parallel_for_backend, runs_each_index_exactly_once) {
   // Sizes around the OpenMP chunk (4096) and the thread shares, and odd ones.

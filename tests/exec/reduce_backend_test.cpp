@@ -4,12 +4,13 @@
 // boundary, min / max / product / logical ops, vector values, determinism (bit-identical floats
 // run after run and, on the CPU, for every thread count) and accuracy against long double.
 // Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs in free functions.
-#include <tack/detail/cuda_runtime.hpp>
 #include <tack/exec/parallel_reduce.hpp>
 #include <tack/exec/threads.hpp>
 #include <tack/types/vec.hpp>
 
 #include <gtest/gtest.h>
+
+#include "common/tack_test.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,42 +24,7 @@
 namespace {
 
 using tack::index_t;
-
-template <class Backend, class T>
-class shared_buffer {
-public:
-  explicit shared_buffer(index_t n) {
-    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      data_ = static_cast<T*>(tack::detail::cuda_malloc_unified(bytes, 0));
-    } else {
-      data_ = static_cast<T*>(::operator new(bytes));
-    }
-  }
-  ~shared_buffer() {
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      tack::detail::cuda_free_unified(data_, 0);
-    } else {
-      ::operator delete(data_);
-    }
-  }
-  shared_buffer(const shared_buffer&) = delete;
-  shared_buffer& operator=(const shared_buffer&) = delete;
-  T* data() const { return data_; }
-  T& operator[](index_t i) const { return data_[i]; }
-
-private:
-  T* data_ = nullptr;
-};
-
-template <class Backend>
-bool backend_runs() {
-  if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-    return tack::is_available(tack::cuda());
-  } else {
-    return true;
-  }
-}
+using tack::test::shared_buffer;
 
 // Reproducible pseudo-random values (a 64-bit mix of the index), the same on host and device.
 TACK_INLINE std::uint64_t mix(std::uint64_t x) {
@@ -192,35 +158,14 @@ void check_float_accuracy() {
 
 template <class Backend>
 void check_negative_count() {
-  try {
-    (void)tack::parallel_reduce(Backend{}, -1, 0, index_value{});
-    ADD_FAILURE() << "n = -1 was accepted";
-  } catch (const tack::value_error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("tack::parallel_reduce"), std::string::npos) << what;
-    EXPECT_NE(what.find("n = -1"), std::string::npos) << what;
-  }
+  EXPECT_THROW_MSG(tack::parallel_reduce(Backend{}, -1, 0, index_value{}), tack::value_error,
+                   "tack::parallel_reduce", "n = -1");
 }
 
 template <class Backend>
-class reduce_backend : public ::testing::Test {
-protected:
-  void SetUp() override {
-    if (!backend_runs<Backend>()) GTEST_SKIP() << "no CUDA device in this process";
-  }
-};
+class reduce_backend : public tack::test::backend_test<Backend> {};
 
-using backends = ::testing::Types<tack::serial_backend
-#if TACK_HAS_OPENMP
-                                  ,
-                                  tack::openmp_backend
-#endif
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-                                  ,
-                                  tack::cuda_backend
-#endif
-                                  >;
-TYPED_TEST_SUITE(reduce_backend, backends);
+TYPED_TEST_SUITE(reduce_backend, tack::test::backends);
 
 TYPED_TEST(reduce_backend, integer_sums_are_exact) { check_integer_sums<TypeParam>(); }
 TYPED_TEST(reduce_backend, min_and_max) { check_min_max<TypeParam>(); }

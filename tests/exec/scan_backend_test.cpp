@@ -4,58 +4,22 @@
 // block boundary, each index stored exactly once, in-place scans, a non-commutative op (the order
 // of operands is kept), running max, determinism, and refused counts.
 // Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs in free functions.
-#include <tack/detail/cuda_runtime.hpp>
 #include <tack/exec/parallel_scan.hpp>
 #include <tack/exec/threads.hpp>
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace {
 
 using tack::index_t;
-
-template <class Backend, class T>
-class shared_buffer {
-public:
-  explicit shared_buffer(index_t n) {
-    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      data_ = static_cast<T*>(tack::detail::cuda_malloc_unified(bytes, 0));
-    } else {
-      data_ = static_cast<T*>(::operator new(bytes));
-    }
-    for (index_t i = 0; i < n; ++i) data_[i] = T{};
-  }
-  ~shared_buffer() {
-    if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-      tack::detail::cuda_free_unified(data_, 0);
-    } else {
-      ::operator delete(data_);
-    }
-  }
-  shared_buffer(const shared_buffer&) = delete;
-  shared_buffer& operator=(const shared_buffer&) = delete;
-  T* data() const { return data_; }
-  T& operator[](index_t i) const { return data_[i]; }
-
-private:
-  T* data_ = nullptr;
-};
-
-template <class Backend>
-bool backend_runs() {
-  if constexpr (std::is_same_v<Backend, tack::cuda_backend>) {
-    return tack::is_available(tack::cuda());
-  } else {
-    return true;
-  }
-}
+using tack::test::shared_buffer;
 
 TACK_INLINE long long input_value(index_t i) { return (i * 7919) % 1000 - 400; }
 
@@ -211,36 +175,15 @@ void check_counts() {
   shared_buffer<Backend, int> flag(1);
   EXPECT_EQ(tack::parallel_scan(Backend{}, 0, 17, zero_value{}, never_store{flag.data()}), 17)
       << "n == 0 returns init";
-  try {
-    (void)tack::parallel_scan(Backend{}, -3, 0, zero_value{}, never_store{flag.data()});
-    ADD_FAILURE() << "n = -3 was accepted";
-  } catch (const tack::value_error& e) {
-    const std::string what = e.what();
-    EXPECT_NE(what.find("tack::parallel_scan"), std::string::npos) << what;
-    EXPECT_NE(what.find("n = -3"), std::string::npos) << what;
-  }
+  EXPECT_THROW_MSG(tack::parallel_scan(Backend{}, -3, 0, zero_value{}, never_store{flag.data()}),
+                   tack::value_error, "tack::parallel_scan", "n = -3");
   EXPECT_EQ(flag[0], 0) << "store ran for an empty or refused scan";
 }
 
 template <class Backend>
-class scan_backend : public ::testing::Test {
-protected:
-  void SetUp() override {
-    if (!backend_runs<Backend>()) GTEST_SKIP() << "no CUDA device in this process";
-  }
-};
+class scan_backend : public tack::test::backend_test<Backend> {};
 
-using backends = ::testing::Types<tack::serial_backend
-#if TACK_HAS_OPENMP
-                                  ,
-                                  tack::openmp_backend
-#endif
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-                                  ,
-                                  tack::cuda_backend
-#endif
-                                  >;
-TYPED_TEST_SUITE(scan_backend, backends);
+TYPED_TEST_SUITE(scan_backend, tack::test::backends);
 
 TYPED_TEST(scan_backend, exclusive_and_inclusive_prefixes) {
   // Around the CPU blocks (1024 indices, at most 1024 blocks) and the GPU tiles (256) and blocks.
