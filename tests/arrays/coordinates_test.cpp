@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/tack_test.hpp"
+
 #include <array>
 #include <string>
 #include <type_traits>
@@ -93,14 +95,8 @@ TEST(UniformCoordinates, MatchesTheCartesianProductOfItsAxes) {
 }
 
 TEST(UniformCoordinates, NegativeDimensionIsAValueError) {
-  try {
-    (void)ta::uniform_coordinates({2, -1, 2});
-    FAIL() << "expected tack::value_error";
-  } catch (const tack::value_error& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("uniform_coordinates"), std::string::npos) << m;
-    EXPECT_NE(m.find("-1"), std::string::npos) << m;
-  }
+  EXPECT_THROW_MSG(ta::uniform_coordinates({2, -1, 2}), tack::value_error, "uniform_coordinates",
+                   "-1");
 }
 
 }  // namespace
