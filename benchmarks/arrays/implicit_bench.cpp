@@ -43,6 +43,14 @@
 #define TACK_BENCH_THRUST 0
 #endif
 
+// The hand-written references' OpenMP pragmas: without OpenMP their loops run serially (and the
+// two-thread variants skip themselves, use_threads), without an unknown-pragma warning.
+#if TACK_HAS_OPENMP
+#define TACK_BENCH_OMP(x) _Pragma(#x)
+#else
+#define TACK_BENCH_OMP(x)
+#endif
+
 namespace {
 using namespace tack::bench;
 using tack::index_t;
@@ -59,14 +67,14 @@ struct poly {
 };
 
 // ---- sum(transform(counting(n), f)) ------------------------------------------------------------------
-[[gnu::noipa]] double hand_sum_poly(index_t n, int t) {
+[[gnu::noipa]] double hand_sum_poly(index_t n, [[maybe_unused]] int t) {
   double s = 0;
   const poly f{};
   if (t == 1) {
-#pragma omp simd reduction(+ : s)
+    TACK_BENCH_OMP(omp simd reduction(+ : s))
     for (index_t i = 0; i < n; ++i) s += f(static_cast<double>(i));
   } else {
-#pragma omp parallel for simd schedule(static) reduction(+ : s) num_threads(t)
+    TACK_BENCH_OMP(omp parallel for simd schedule(static) reduction(+ : s) num_threads(t))
     for (index_t i = 0; i < n; ++i) s += f(static_cast<double>(i));
   }
   return s;
@@ -75,15 +83,15 @@ struct poly {
 // The same over a 32-bit counter: GCC 12 vectorizes int32 -> double conversions but no int64 ->
 // double one, even under `omp simd` with AVX-512DQ (the loop above stays scalar), so this is the
 // vectorized hand loop of the target (n = 2^25 fits).
-[[gnu::noipa]] double hand_sum_poly_i32(index_t n, int t) {
+[[gnu::noipa]] double hand_sum_poly_i32(index_t n, [[maybe_unused]] int t) {
   double s = 0;
   const poly f{};
   const auto m = static_cast<std::int32_t>(n);
   if (t == 1) {
-#pragma omp simd reduction(+ : s)
+    TACK_BENCH_OMP(omp simd reduction(+ : s))
     for (std::int32_t i = 0; i < m; ++i) s += f(static_cast<double>(i));
   } else {
-#pragma omp parallel for simd schedule(static) reduction(+ : s) num_threads(t)
+    TACK_BENCH_OMP(omp parallel for simd schedule(static) reduction(+ : s) num_threads(t))
     for (std::int32_t i = 0; i < m; ++i) s += f(static_cast<double>(i));
   }
   return s;

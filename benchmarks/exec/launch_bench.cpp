@@ -30,6 +30,14 @@
 #include <random>
 #include <string>
 
+// The hand-written references' OpenMP pragmas: without OpenMP their loops run serially (and the
+// two-thread variants skip themselves, use_threads), without an unknown-pragma warning.
+#if TACK_HAS_OPENMP
+#define TACK_BENCH_OMP(x) _Pragma(#x)
+#else
+#define TACK_BENCH_OMP(x)
+#endif
+
 namespace {
 using namespace tack::bench;
 using tack::index_t;
@@ -67,16 +75,16 @@ struct empty_k {
 // The hand-written references: static schedule, one contiguous share per thread, as tack's OpenMP
 // backend. GCC would turn the copy loop into memcpy calls; the attribute keeps it a loop.
 [[gnu::noipa]] void omp_triad(double* a, const double* b, const double* c, double s, index_t n,
-                                 int t) {
-#pragma omp parallel for schedule(static) num_threads(t)
+                                 [[maybe_unused]] int t) {
+  TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
 }
-TACK_BENCH_PLAIN_LOOP void omp_copy(double* a, const double* b, index_t n, int t) {
-#pragma omp parallel for schedule(static) num_threads(t)
+TACK_BENCH_PLAIN_LOOP void omp_copy(double* a, const double* b, index_t n, [[maybe_unused]] int t) {
+  TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) a[i] = b[i];
 }
-[[gnu::noipa]] void omp_scale(double* a, const double* b, double s, index_t n, int t) {
-#pragma omp parallel for schedule(static) num_threads(t)
+[[gnu::noipa]] void omp_scale(double* a, const double* b, double s, index_t n, [[maybe_unused]] int t) {
+  TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) a[i] = s * b[i];
 }
 
@@ -112,15 +120,15 @@ void stream_op(benchmark::State& state, op o, kernel k, int t) {
 }
 
 // ---- sum ---------------------------------------------------------------------------------------------------
-[[gnu::noipa]] double omp_sum_strict(const double* a, index_t n, int t) {
+[[gnu::noipa]] double omp_sum_strict(const double* a, index_t n, [[maybe_unused]] int t) {
   double s = 0;
-#pragma omp parallel for schedule(static) reduction(+ : s) num_threads(t)
+  TACK_BENCH_OMP(omp parallel for schedule(static) reduction(+ : s) num_threads(t))
   for (index_t i = 0; i < n; ++i) s += a[i];
   return s;
 }
-[[gnu::noipa]] double omp_sum_simd(const double* a, index_t n, int t) {
+[[gnu::noipa]] double omp_sum_simd(const double* a, index_t n, [[maybe_unused]] int t) {
   double s = 0;
-#pragma omp parallel for simd schedule(static) reduction(+ : s) num_threads(t)
+  TACK_BENCH_OMP(omp parallel for simd schedule(static) reduction(+ : s) num_threads(t))
   for (index_t i = 0; i < n; ++i) s += a[i];
   return s;
 }
@@ -170,7 +178,7 @@ void launch_empty(benchmark::State& state, empty_kind k) {
     case empty_kind::tack_parallel_for: tack::parallel_for(cpu, 1, [](index_t) {}); break;
     case empty_kind::direct_call: call_empty(1, a.data()); break;
     case empty_kind::omp_region: {
-#pragma omp parallel num_threads(2)
+      TACK_BENCH_OMP(omp parallel num_threads(2))
       benchmark::DoNotOptimize(a);
       break;
     }

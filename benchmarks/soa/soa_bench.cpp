@@ -30,6 +30,14 @@
 #define TACK_BENCH_KOKKOS 0
 #endif
 
+// The hand-written references' OpenMP pragmas: without OpenMP their loops run serially (and the
+// two-thread variants skip themselves, use_threads), without an unknown-pragma warning.
+#if TACK_HAS_OPENMP
+#define TACK_BENCH_OMP(x) _Pragma(#x)
+#else
+#define TACK_BENCH_OMP(x)
+#endif
+
 namespace {
 using namespace tack::bench;
 using tack::index_t;
@@ -56,16 +64,16 @@ struct norm_k {
 
 // ---- hand-written references ------------------------------------------------------------------------
 [[gnu::noipa]] void hand_axpy_soa(double* yx, double* yy, double* yz, const double* xx,
-                                     const double* xy, const double* xz, double s, index_t n, int t) {
-#pragma omp parallel for schedule(static) num_threads(t)
+                                     const double* xy, const double* xz, double s, index_t n, [[maybe_unused]] int t) {
+  TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) {
     yx[i] = yx[i] + s * xx[i];
     yy[i] = yy[i] + s * xy[i];
     yz[i] = yz[i] + s * xz[i];
   }
 }
-[[gnu::noipa]] void hand_axpy_aos(double* y, const double* x, double s, index_t n, int t) {
-#pragma omp parallel for schedule(static) num_threads(t)
+[[gnu::noipa]] void hand_axpy_aos(double* y, const double* x, double s, index_t n, [[maybe_unused]] int t) {
+  TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) {
     y[3 * i] = y[3 * i] + s * x[3 * i];
     y[3 * i + 1] = y[3 * i + 1] + s * x[3 * i + 1];
@@ -73,12 +81,12 @@ struct norm_k {
   }
 }
 [[gnu::noipa]] void hand_norm_soa(double* out, const double* x, const double* y, const double* z,
-                                     index_t n, int t) {
-#pragma omp parallel for schedule(static) num_threads(t)
+                                     index_t n, [[maybe_unused]] int t) {
+  TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) out[i] = std::sqrt(x[i] * x[i] + y[i] * y[i] + z[i] * z[i]);
 }
-[[gnu::noipa]] void hand_norm_aos(double* out, const double* v, index_t n, int t) {
-#pragma omp parallel for schedule(static) num_threads(t)
+[[gnu::noipa]] void hand_norm_aos(double* out, const double* v, index_t n, [[maybe_unused]] int t) {
+  TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) {
     const double x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
     out[i] = std::sqrt(x * x + y * y + z * z);
