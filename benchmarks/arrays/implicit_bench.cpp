@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: tack contributors
 // Implicit arrays (issue 6, "Performance"), 2^25 elements unless said:
 // - `sum_transform_counting_*`: `tack::sum(transform(counting(n), f))` against the hand loop
-//   `#pragma omp simd reduction(+:s)` over `f(i)` (on 2 threads: `parallel for simd`), with a 64-bit
-//   counter (`counting<double>`, and a hand loop over index_t) and a 32-bit one
+//   `#pragma omp simd reduction(+:s)` over `f(i)` (on 2 threads: `parallel for simd`), with a
+//   64-bit counter (`counting<double>`, and a hand loop over index_t) and a 32-bit one
 //   (`counting<int32_t>`, and a hand loop over int32: the one GCC 12 vectorizes).
 //   Target: >= 0.9. With Debian's libthrust-dev installed (found by `__has_include`), Thrust's
 //   `transform_iterator` over `counting_iterator` on its OpenMP system (`thrust::omp::par`) and on
@@ -66,7 +66,7 @@ struct poly {
   TACK_HOST_DEVICE double operator()(double x) const { return (x * 1e-9 + 0.5) * x * 1e-9 + 0.25; }
 };
 
-// ---- sum(transform(counting(n), f)) ------------------------------------------------------------------
+// ---- sum(transform(counting(n), f)) -------------------------------------------------------------
 [[gnu::noipa]] double hand_sum_poly(index_t n, [[maybe_unused]] int t) {
   double s = 0;
   const poly f{};
@@ -129,7 +129,7 @@ void sum_transform_counting(benchmark::State& state, sum_kind k, int t) {
   state.SetItemsProcessed(state.iterations() * n);
 }
 
-// ---- copyto of implicit arrays --------------------------------------------------------------------------
+// ---- copyto of implicit arrays ------------------------------------------------------------------
 struct gather_data {
   index_t n;
   tack::array<std::int32_t> idx;
@@ -169,18 +169,24 @@ void copy_implicit(benchmark::State& state, copy_kind k, bool use_tack) {
   for (auto _ : state) {
     switch (k) {
     case copy_kind::gather:
-      if (use_tack) tack::copyto(d.out, tack::arrays::permutation(idx, values));
-      else hand_gather(d.out.data(), d.idx.data(), d.values.data(), n);
+      if (use_tack)
+        tack::copyto(d.out, tack::arrays::permutation(idx, values));
+      else
+        hand_gather(d.out.data(), d.idx.data(), d.values.data(), n);
       break;
     case copy_kind::compose3:
       if (use_tack)
-        tack::copyto(d.out, tack::arrays::permutation(
-                                idx, tack::arrays::transform(tack::arrays::counting<double>(n), poly{})));
-      else hand_compose3(d.out.data(), d.idx.data(), n);
+        tack::copyto(d.out,
+                     tack::arrays::permutation(
+                         idx, tack::arrays::transform(tack::arrays::counting<double>(n), poly{})));
+      else
+        hand_compose3(d.out.data(), d.idx.data(), n);
       break;
     case copy_kind::axpy:
-      if (use_tack) tack::copyto(d.out, d.a.as_const() + s * d.b.as_const());
-      else hand_axpy(d.out.data(), d.a.data(), d.b.data(), s, n);
+      if (use_tack)
+        tack::copyto(d.out, d.a.as_const() + s * d.b.as_const());
+      else
+        hand_axpy(d.out.data(), d.a.data(), d.b.data(), s, n);
       break;
     }
     benchmark::ClobberMemory();
@@ -200,16 +206,20 @@ void copy_implicit(benchmark::State& state, copy_kind k, bool use_tack) {
     add(g, "ref_hand_simd_i32", [t](auto& s) { sum_transform_counting(s, sum_kind::hand_i32, t); });
 #if TACK_BENCH_THRUST
     // Not ref_*: the target is "tack at least as fast", read from the two rates.
-    if (t == 2) add(g, "thrust_omp", [](auto& s) { sum_transform_counting(s, sum_kind::thrust_omp, 2); });
-    if (t == 1) add(g, "thrust_seq", [](auto& s) { sum_transform_counting(s, sum_kind::thrust_seq, 1); });
+    if (t == 2)
+      add(g, "thrust_omp", [](auto& s) { sum_transform_counting(s, sum_kind::thrust_omp, 2); });
+    if (t == 1)
+      add(g, "thrust_seq", [](auto& s) { sum_transform_counting(s, sum_kind::thrust_seq, 1); });
 #endif
   }
-  add("gather", "tack_copyto_permutation", [](auto& s) { copy_implicit(s, copy_kind::gather, true); });
+  add("gather", "tack_copyto_permutation",
+      [](auto& s) { copy_implicit(s, copy_kind::gather, true); });
   add("gather", "ref_hand_loop", [](auto& s) { copy_implicit(s, copy_kind::gather, false); });
   add("compose3", "tack_copyto_perm_transform_counting",
       [](auto& s) { copy_implicit(s, copy_kind::compose3, true); });
   add("compose3", "ref_hand_loop", [](auto& s) { copy_implicit(s, copy_kind::compose3, false); });
-  add("axpy_expr", "tack_copyto_a_plus_s_b", [](auto& s) { copy_implicit(s, copy_kind::axpy, true); });
+  add("axpy_expr", "tack_copyto_a_plus_s_b",
+      [](auto& s) { copy_implicit(s, copy_kind::axpy, true); });
   add("axpy_expr", "ref_hand_triad", [](auto& s) { copy_implicit(s, copy_kind::axpy, false); });
   return true;
 }();

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Callgrind driver for the zero-overhead claims of implicit arrays (issue 6): each `tack_*` function
-// and its `hand_*` twin do the same work over the same data; run.sh prints their instruction counts
-// side by side. Serial loops over kernel forms (what a backend runs per thread), so the counts are
-// repeatable. Built by run.sh with -O2 -march=x86-64-v3 (valgrind 3.19 has no AVX-512).
+// Callgrind driver for the zero-overhead claims of implicit arrays (issue 6): each `tack_*`
+// function and its `hand_*` twin do the same work over the same data; run.sh prints their
+// instruction counts side by side. Serial loops over kernel forms (what a backend runs per thread),
+// so the counts are repeatable. Built by run.sh with -O2 -march=x86-64-v3 (valgrind 3.19 has no
+// AVX-512).
 #include <tack/algorithms/reduce.hpp>
 #include <tack/arrays/counting.hpp>
 #include <tack/arrays/expressions.hpp>
@@ -41,7 +42,8 @@ struct poly {
   const auto e = a + s * b;
   for (index_t i = 0; i < out.size(); ++i) out[i] = e[i];
 }
-[[gnu::noinline]] void hand_axpy(double* out, const double* a, const double* b, double s, index_t n) {
+[[gnu::noinline]] void hand_axpy(double* out, const double* a, const double* b, double s,
+                                 index_t n) {
   for (index_t i = 0; i < n; ++i) out[i] = a[i] + s * b[i];
 }
 
@@ -74,12 +76,14 @@ int main() {
   const index_t n = index_t{1} << 20;
   std::vector<std::int32_t> idx(static_cast<std::size_t>(n));
   std::iota(idx.begin(), idx.end(), 0);
-  for (index_t i = 0; i < n; ++i) std::swap(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>((i * 7919) % n)]);
+  for (index_t i = 0; i < n; ++i)
+    std::swap(idx[static_cast<std::size_t>(i)], idx[static_cast<std::size_t>((i * 7919) % n)]);
   std::vector<double> a(idx.size(), 0.5), b(idx.size(), 2.0), out(idx.size());
   tack::view<double> o(out.data(), n);
   tack_compose3(o, tack::view<const std::int32_t>(idx.data(), n));
   hand_compose3(out.data(), idx.data(), n);
-  tack_axpy_expr(o, tack::view<const double>(a.data(), n), tack::view<const double>(b.data(), n), 3.0);
+  tack_axpy_expr(o, tack::view<const double>(a.data(), n), tack::view<const double>(b.data(), n),
+                 3.0);
   hand_axpy(out.data(), a.data(), b.data(), 3.0, n);
   const double s1 = tack_sum_transform(n), s2 = hand_sum_simd(n);
   const double s3 = tack_sum_transform_i32(n), s4 = hand_sum_simd_i32(n);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // Callgrind driver for the cost of `tack::launch` itself (issue 5: <= 2 us for an empty kernel over
-// one element): 1000 launches of an empty kernel with three arrays, with one scalar, and 1000 calls of
-// the kernel body through `parallel_for`. run.sh prints the instruction counts; callgrind_annotate
-// on build/bench2/callgrind/launch_driver.out shows where a launch spends them.
+// one element): 1000 launches of an empty kernel with three arrays, with one scalar, and 1000 calls
+// of the kernel body through `parallel_for`. run.sh prints the instruction counts;
+// callgrind_annotate on build/bench2/callgrind/launch_driver.out shows where a launch spends them.
 #include <tack/array/factories.hpp>
 #include <tack/exec/launch.hpp>
 #include <tack/exec/parallel_for.hpp>
@@ -19,9 +19,11 @@ struct empty_k {
 };
 }  // namespace
 
-[[gnu::noinline]] void tack_launch_3_arrays_x1000(const tack::array<double>& a, const tack::array<double>& b,
+[[gnu::noinline]] void tack_launch_3_arrays_x1000(const tack::array<double>& a,
+                                                  const tack::array<double>& b,
                                                   const tack::array<double>& c) {
-  for (int k = 0; k < 1000; ++k) tack::launch(tack::cpu(), 1, empty_k{}, a, b.as_const(), c.as_const(), 2.0);
+  for (int k = 0; k < 1000; ++k)
+    tack::launch(tack::cpu(), 1, empty_k{}, a, b.as_const(), c.as_const(), 2.0);
 }
 [[gnu::noinline]] void tack_launch_scalar_x1000() {
   for (int k = 0; k < 1000; ++k) tack::launch(tack::cpu(), 1, empty_k{}, 2.0);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // Callgrind driver for the zero-overhead claims of views (issue 4): a STREAM triad through
-// `tack::view<double>` and through `mdview<double, dextents<1>, layout_right>` against raw pointers,
-// a loop taking `rows()` of a kernel view per block against indexing with an offset, and 1000
-// creations of a host row view `a.rows(i, i + 2)` (callgrind_annotate shows where they go).
+// `tack::view<double>` and through `mdview<double, dextents<1>, layout_right>` against raw
+// pointers, a loop taking `rows()` of a kernel view per block against indexing with an offset, and
+// 1000 creations of a host row view `a.rows(i, i + 2)` (callgrind_annotate shows where they go).
 // run.sh builds it with -O2 -march=x86-64-v3 and prints the instruction counts side by side.
 #include <tack/array/factories.hpp>
 #include <tack/view/layout_right.hpp>
@@ -36,7 +36,8 @@ constexpr index_t block = 64;
     for (index_t k = 0; k < block; ++k) yr[k] = s * xr[k] + yr[k];
   }
 }
-[[gnu::noinline]] void offset_rows_loop(tack::view<double> y, tack::view<const double> x, double s) {
+[[gnu::noinline]] void offset_rows_loop(tack::view<double> y, tack::view<const double> x,
+                                        double s) {
   for (index_t b = 0; b < y.size(); b += block)
     for (index_t k = 0; k < block; ++k) y[b + k] = s * x[b + k] + y[b + k];
 }

@@ -48,7 +48,7 @@ bool threads(benchmark::State& state, int t) {
   return true;
 }
 
-// ---- the kernels -----------------------------------------------------------------------------------------
+// ---- the kernels --------------------------------------------------------------------------------
 struct triad_k {
   template <class A, class B, class C>
   TACK_HOST_DEVICE void operator()(index_t i, const A& a, const B& b, const C& c, double s) const {
@@ -75,7 +75,7 @@ struct empty_k {
 // The hand-written references: static schedule, one contiguous share per thread, as tack's OpenMP
 // backend. GCC would turn the copy loop into memcpy calls; the attribute keeps it a loop.
 [[gnu::noipa]] void omp_triad(double* a, const double* b, const double* c, double s, index_t n,
-                                 [[maybe_unused]] int t) {
+                              [[maybe_unused]] int t) {
   TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
 }
@@ -83,7 +83,8 @@ TACK_BENCH_PLAIN_LOOP void omp_copy(double* a, const double* b, index_t n, [[may
   TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) a[i] = b[i];
 }
-[[gnu::noipa]] void omp_scale(double* a, const double* b, double s, index_t n, [[maybe_unused]] int t) {
+[[gnu::noipa]] void omp_scale(double* a, const double* b, double s, index_t n,
+                              [[maybe_unused]] int t) {
   TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) a[i] = s * b[i];
 }
@@ -119,7 +120,7 @@ void stream_op(benchmark::State& state, op o, kernel k, int t) {
   state.SetBytesProcessed(state.iterations() * n * bytes);
 }
 
-// ---- sum ---------------------------------------------------------------------------------------------------
+// ---- sum ----------------------------------------------------------------------------------------
 [[gnu::noipa]] double omp_sum_strict(const double* a, index_t n, [[maybe_unused]] int t) {
   double s = 0;
   TACK_BENCH_OMP(omp parallel for schedule(static) reduction(+ : s) num_threads(t))
@@ -154,12 +155,18 @@ void sum(benchmark::State& state, summer k, int t) {
   state.SetBytesProcessed(state.iterations() * n * 8);
 }
 
-// ---- launch overhead -----------------------------------------------------------------------------------
+// ---- launch overhead ----------------------------------------------------------------------------
 [[gnu::noipa]] void call_empty(index_t n, const double* p) {
   for (index_t i = 0; i < n; ++i) benchmark::DoNotOptimize(p);
 }
 
-enum class empty_kind { tack_no_args, tack_three_arrays, tack_parallel_for, direct_call, omp_region };
+enum class empty_kind {
+  tack_no_args,
+  tack_three_arrays,
+  tack_parallel_for,
+  direct_call,
+  omp_region
+};
 
 void launch_empty(benchmark::State& state, empty_kind k) {
   if (!threads(state, 2)) return;
@@ -189,7 +196,7 @@ void launch_empty(benchmark::State& state, empty_kind k) {
   state.SetItemsProcessed(state.iterations());
 }
 
-// ---- sort --------------------------------------------------------------------------------------------------
+// ---- sort ---------------------------------------------------------------------------------------
 // `std::sort` with NaNs last, the order tack::sort gives: a reference that tells the cost of the
 // NaN-aware comparison (`a < b || (b != b && a == a)`) apart from the cost of the algorithm.
 struct nan_last_less {
@@ -234,19 +241,24 @@ void sort(benchmark::State& state, sorter k, int t) {
     add("sum" + s, "ref_omp_simd", [t](auto& st) { sum(st, summer::simd, t); });
   }
   auto ns = [](benchmark::internal::Benchmark* b) { b->Unit(benchmark::kNanosecond); };
-  ns(add("launch_empty", "tack_launch_scalar", [](auto& st) { launch_empty(st, empty_kind::tack_no_args); }));
+  ns(add("launch_empty", "tack_launch_scalar",
+         [](auto& st) { launch_empty(st, empty_kind::tack_no_args); }));
   ns(add("launch_empty", "tack_launch_3_arrays",
          [](auto& st) { launch_empty(st, empty_kind::tack_three_arrays); }));
   ns(add("launch_empty", "tack_parallel_for",
          [](auto& st) { launch_empty(st, empty_kind::tack_parallel_for); }));
-  ns(add("launch_empty", "ref_direct_call", [](auto& st) { launch_empty(st, empty_kind::direct_call); }));
-  ns(add("launch_empty", "ref_omp_region_t2", [](auto& st) { launch_empty(st, empty_kind::omp_region); }));
+  ns(add("launch_empty", "ref_direct_call",
+         [](auto& st) { launch_empty(st, empty_kind::direct_call); }));
+  ns(add("launch_empty", "ref_omp_region_t2",
+         [](auto& st) { launch_empty(st, empty_kind::omp_region); }));
   for (int t : {1, 2}) {
     const std::string s = "sort_t" + std::to_string(t);
     add(s, "tack_sort", [t](auto& st) { sort(st, sorter::tack, t); })->Iterations(3);
     add(s, "ref_std_sort", [t](auto& st) { sort(st, sorter::std_sort, t); })->Iterations(3);
     if (t == 1)
-      add(s, "std_sort_nan_last", [](auto& st) { sort(st, sorter::std_sort_nan_last, 1); })->Iterations(3);
+      add(s, "std_sort_nan_last", [](auto& st) {
+        sort(st, sorter::std_sort_nan_last, 1);
+      })->Iterations(3);
   }
   return true;
 }();

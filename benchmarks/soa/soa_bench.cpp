@@ -3,7 +3,8 @@
 // Structure-of-arrays storage (issue 7, "Performance"):
 // - `axpy3_{soa,aos}_*`: one kernel source `y[i] = y[i] + s * x[i]` over `vec3d` arrays through
 //   `tack::launch`, SoA against the same loop hand-written over three raw pointers per array, AoS
-//   against the hand-written interleaved loop (same OpenMP schedule). 2^23 elements. Target <= 1.05.
+//   against the hand-written interleaved loop (same OpenMP schedule). 2^23 elements. Target
+//   <= 1.05.
 // - `norm_{soa,aos}_*`: `out[i] = norm(v[i])` over 2^24 `vec3d`, SoA and AoS side by side, against
 //   hand loops. Under GCC's default `-fmath-errno`, `std::sqrt` does not vectorize (MACHINE-NOTES):
 //   compare builds with and without `-fno-math-errno` (docs/performance-kernels.md).
@@ -62,9 +63,10 @@ struct norm_k {
   }
 };
 
-// ---- hand-written references ------------------------------------------------------------------------
+// ---- hand-written references --------------------------------------------------------------------
 [[gnu::noipa]] void hand_axpy_soa(double* yx, double* yy, double* yz, const double* xx,
-                                     const double* xy, const double* xz, double s, index_t n, [[maybe_unused]] int t) {
+                                  const double* xy, const double* xz, double s, index_t n,
+                                  [[maybe_unused]] int t) {
   TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) {
     yx[i] = yx[i] + s * xx[i];
@@ -72,7 +74,8 @@ struct norm_k {
     yz[i] = yz[i] + s * xz[i];
   }
 }
-[[gnu::noipa]] void hand_axpy_aos(double* y, const double* x, double s, index_t n, [[maybe_unused]] int t) {
+[[gnu::noipa]] void hand_axpy_aos(double* y, const double* x, double s, index_t n,
+                                  [[maybe_unused]] int t) {
   TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) {
     y[3 * i] = y[3 * i] + s * x[3 * i];
@@ -81,7 +84,7 @@ struct norm_k {
   }
 }
 [[gnu::noipa]] void hand_norm_soa(double* out, const double* x, const double* y, const double* z,
-                                     index_t n, [[maybe_unused]] int t) {
+                                  index_t n, [[maybe_unused]] int t) {
   TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
   for (index_t i = 0; i < n; ++i) out[i] = std::sqrt(x[i] * x[i] + y[i] * y[i] + z[i] * z[i]);
 }
@@ -109,7 +112,9 @@ tack::array<vec3d> make_vec3(index_t n, tack::layout l, double base) {
   return a;
 }
 
-double* comp(const tack::array<vec3d>& a, int k) { return a.components()[static_cast<std::size_t>(k)].data(); }
+double* comp(const tack::array<vec3d>& a, int k) {
+  return a.components()[static_cast<std::size_t>(k)].data();
+}
 double* flat(const tack::array<vec3d>& a) { return reinterpret_cast<double*>(a.data()); }
 
 void axpy3(benchmark::State& state, tack::layout l, bool use_tack, int t) {
@@ -121,7 +126,8 @@ void axpy3(benchmark::State& state, tack::layout l, bool use_tack, int t) {
   // Pointers taken once: components() builds a vector of handles.
   double *yx = nullptr, *yy = nullptr, *yz = nullptr, *xx = nullptr, *xy = nullptr, *xz = nullptr;
   if (l == tack::layout::soa) {
-    yx = comp(y, 0), yy = comp(y, 1), yz = comp(y, 2), xx = comp(x, 0), xy = comp(x, 1), xz = comp(x, 2);
+    yx = comp(y, 0), yy = comp(y, 1), yz = comp(y, 2);
+    xx = comp(x, 0), xy = comp(x, 1), xz = comp(x, 2);
   }
   for (auto _ : state) {
     if (use_tack) {
@@ -202,8 +208,10 @@ void norm_kokkos(benchmark::State& state) {
       add("norm_" + ls + s, "ref_hand_loop", [=](auto& st) { norm(st, l, false, t); });
 #if TACK_BENCH_KOKKOS
       if (t == 1) {
-        if (l == tack::layout::soa) add("norm_soa_t1", "ref_kokkos_left", norm_kokkos<Kokkos::LayoutLeft>);
-        else add("norm_aos_t1", "ref_kokkos_right", norm_kokkos<Kokkos::LayoutRight>);
+        if (l == tack::layout::soa)
+          add("norm_soa_t1", "ref_kokkos_left", norm_kokkos<Kokkos::LayoutLeft>);
+        else
+          add("norm_aos_t1", "ref_kokkos_right", norm_kokkos<Kokkos::LayoutRight>);
       }
 #endif
     }

@@ -43,7 +43,7 @@ bool threads(benchmark::State& state, int t) {
   return true;
 }
 
-// ---- row view creation -----------------------------------------------------------------------------
+// ---- row view creation --------------------------------------------------------------------------
 template <class A>
 void rows_create(benchmark::State& state, A a) {
   const tack::index_t rows = a.shape()[0];
@@ -75,7 +75,7 @@ void ref_shared_ptr_slice(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-// ---- kernel-view rows() inside a loop ------------------------------------------------------------------
+// ---- kernel-view rows() inside a loop -----------------------------------------------------------
 constexpr tack::index_t loop_n = tack::index_t{1} << 14;
 constexpr tack::index_t block = 64;
 
@@ -120,7 +120,7 @@ void kview_rows_loop(benchmark::State& state, kind k, bool rows) {
   state.SetBytesProcessed(state.iterations() * loop_n * 24);
 }
 
-// ---- STREAM triad through views --------------------------------------------------------------------------
+// ---- STREAM triad through views -----------------------------------------------------------------
 // One loop for every accessor type, so that only the accessors differ.
 template <class A, class B, class C>
 [[gnu::noipa]] void triad_loop(A a, B b, C c, double s, std::int64_t n, [[maybe_unused]] int t) {
@@ -139,13 +139,15 @@ void triad(benchmark::State& state, int t, kind k) {
   using cmd = tack::mdview<const double, tack::dextents<1>, tack::layout_right>;
   for (auto _ : state) {
     switch (k) {
-    case kind::tack_view: triad_loop(a.view(), b.as_const().view(), c.as_const().view(), 3.0, n, t); break;
+    case kind::tack_view:
+      triad_loop(a.view(), b.as_const().view(), c.as_const().view(), 3.0, n, t);
+      break;
     case kind::tack_mdview:
       triad_loop(md(a.data(), n), cmd(b.data(), n), cmd(c.data(), n), 3.0, n, t);
       break;
     case kind::raw:
-      triad_loop(a.data(), static_cast<const double*>(b.data()), static_cast<const double*>(c.data()),
-                 3.0, n, t);
+      triad_loop(a.data(), static_cast<const double*>(b.data()),
+                 static_cast<const double*>(c.data()), 3.0, n, t);
       break;
     }
     benchmark::ClobberMemory();
@@ -156,8 +158,11 @@ void triad(benchmark::State& state, int t, kind k) {
 
 [[maybe_unused]] const bool registered = [] {
   auto ns = [](benchmark::internal::Benchmark* b) { b->Unit(benchmark::kNanosecond); };
-  ns(add("rows_create", "tack_rows_double", [](auto& s) { rows_create(s, tack::zeros<double>(1000)); }));
-  ns(add("rows_create", "tack_rows_2d", [](auto& s) { rows_create(s, tack::zeros<double>({1000, 3})); }));
+  ns(add("rows_create", "tack_rows_double",
+         [](auto& s) { rows_create(s, tack::zeros<double>(1000)); }));
+  ns(add("rows_create", "tack_rows_2d", [](auto& s) {
+    rows_create(s, tack::zeros<double>({1000, 3}));
+  }));
   ns(add("rows_create", "tack_rows_vec3d_aos",
          [](auto& s) { rows_create(s, tack::zeros<tack::vec3d>(1000)); }));
   ns(add("rows_create", "tack_rows_vec3d_soa", [](auto& s) {
@@ -166,9 +171,12 @@ void triad(benchmark::State& state, int t, kind k) {
   ns(add("rows_create", "ref_shared_ptr_slice", ref_shared_ptr_slice));
 
   auto us = [](benchmark::internal::Benchmark* b) { b->Unit(benchmark::kMicrosecond); };
-  us(add("kview_rows_loop", "tack_view_rows", [](auto& s) { kview_rows_loop(s, kind::tack_view, true); }));
-  us(add("kview_rows_loop", "ref_view_offset", [](auto& s) { kview_rows_loop(s, kind::tack_view, false); }));
-  us(add("kview_rows_loop", "ref_raw_pointer", [](auto& s) { kview_rows_loop(s, kind::raw, false); }));
+  us(add("kview_rows_loop", "tack_view_rows",
+         [](auto& s) { kview_rows_loop(s, kind::tack_view, true); }));
+  us(add("kview_rows_loop", "ref_view_offset",
+         [](auto& s) { kview_rows_loop(s, kind::tack_view, false); }));
+  us(add("kview_rows_loop", "ref_raw_pointer",
+         [](auto& s) { kview_rows_loop(s, kind::raw, false); }));
 
   for (int t : {1, 2}) {
     const std::string g = "triad_t" + std::to_string(t);
