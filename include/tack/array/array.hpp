@@ -330,7 +330,27 @@ public:
   /// Rows `i` to `j` of the first dimension over the same memory (Python bounds: negative from the
   /// end, clamped). A view of a view is a view of the root, and keeps the root alive.
   /// `auto middle = a.rows(2, 4);`
-  array rows(index_t i, index_t j) const { return slice_rows(slice(i, j), "rows"); }
+  array rows(index_t i, index_t j) const {
+    // Fast path for the common case (an AoS handle, a non-empty range): a handful of loads and
+    // stores and one reference-count increment; everything else goes through slice_rows.
+    if (st_ && layout_ == tack::layout::aos) [[likely]] {
+      const index_t n = view_ ? shape_[0] : st_->extents[0];
+      const auto b = slice(i, j).resolve(n);
+      const std::size_t row_bytes = row_elements() * sizeof(value_type);
+      const std::size_t first = offset_ + static_cast<std::size_t>(b.first) * row_bytes;
+      const std::size_t end = offset_ + static_cast<std::size_t>(n) * row_bytes;
+      if (b.first < b.last && (!view_ || end <= st_->used_bytes())) {
+        array out(uninitialized_tag{});
+        out.st_ = st_;
+        out.offset_ = first;
+        out.view_ = true;
+        out.shape_ = view_ ? shape_ : root_shape();
+        out.shape_[0] = b.last - b.first;
+        return out;
+      }
+    }
+    return slice_rows(slice(i, j), "rows");
+  }
 
   /// The same memory under another shape (sizes must match); a view. `auto m = a.reshape({2, 3});`
   template <int NewRank>
@@ -666,7 +686,14 @@ private:
     throw value_error(std::string("tack::array::") + op + ": " + describe() + " cannot grow: " + why);
   }
 
+  std::array<index_t, Rank> root_shape() const noexcept {
+    std::array<index_t, Rank> s{};
+    for (int d = 0; d < Rank; ++d) s[static_cast<std::size_t>(d)] = st_->extents[static_cast<std::size_t>(d)];
+    return s;
+  }
+
   std::size_t row_elements() const {
+    if constexpr (Rank == 1) return 1;
     auto s = shape();
     std::size_t n = 1;
     for (int d = 1; d < Rank; ++d) n *= static_cast<std::size_t>(s[static_cast<std::size_t>(d)]);

@@ -48,7 +48,6 @@ struct launch_functor<K, std::index_sequence<I...>, T...> {
 /// Facts `launch` checks about each `tack::array` it finds inside its arguments.
 struct launch_array_info {
   std::size_t argument;  ///< 1-based position among the kernel arguments
-  std::string description;
   tack::device device;
   bool writable;   ///< the handle type is not `array<const T>`
   bool read_only;  ///< the memory refuses writes
@@ -66,7 +65,7 @@ std::pair<std::uintptr_t, std::uintptr_t> array_range(const A& a) {
 
 template <class A>
 void collect_array(std::vector<launch_array_info>& out, std::size_t argument, const A& a) {
-  launch_array_info info{argument, a.describe(), a.device(), !A::is_const, a.read_only(),
+  launch_array_info info{argument, a.device(), !A::is_const, a.read_only(),
                          a.layout() == tack::layout::soa, {}};
   if constexpr (A::can_be_soa) {
     if (info.soa) {
@@ -105,20 +104,32 @@ std::vector<launch_array_info> collect_arrays(const Args&... args) {
   return infos;
 }
 
-inline void check_launch_arrays(const std::vector<launch_array_info>& infos, const device& d) {
-  for (auto& info : infos) {
-    if (info.device != d) {
-      throw value_error("tack::launch: argument " + std::to_string(info.argument) + " (" +
-                        info.description + ") is on " + info.device.str() +
-                        " but the launch runs on " + d.str() +
-                        "; move it with to_device(" + d.str() + ")");
-    }
-    if (info.writable && info.read_only) {
-      throw read_only_error("tack::launch: argument " + std::to_string(info.argument) + " (" +
-                            info.description +
-                            ") is read-only; pass it as a.as_const() to read it in a kernel");
-    }
-  }
+/// Every array inside the arguments must be on `d`, and a read-only one must come as
+/// `array<const T>`. Walks the arguments without allocating; messages are built only on failure
+/// (a launch must stay cheap: DESIGN §1, "creating a kernel view costs a few loads and stores").
+template <class... Args>
+void check_launch_arguments(const device& d, const Args&... args) {
+  std::size_t position = 0;
+  auto one = [&](const auto& arg) {
+    ++position;
+    tack::for_each_array(arg, [&](const auto& a) {
+      using A = std::remove_cvref_t<decltype(a)>;
+      if (a.device() != d) {
+        throw value_error("tack::launch: argument " + std::to_string(position) + " (" +
+                          a.describe() + ") is on " + a.device().str() +
+                          " but the launch runs on " + d.str() + "; move it with to_device(" +
+                          d.str() + ")");
+      }
+      if constexpr (!A::is_const) {
+        if (a.read_only()) {
+          throw read_only_error("tack::launch: argument " + std::to_string(position) + " (" +
+                                a.describe() +
+                                ") is read-only; pass it as a.as_const() to read it in a kernel");
+        }
+      }
+    });
+  };
+  (one(args), ...);
 }
 
 template <class... Args>
@@ -144,7 +155,7 @@ void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& form
                   const Refuse& refuse) {
   std::apply(
       [&](const auto&... f) {
-        if constexpr (std::is_invocable_v<const K&, index_t, const decltype(f)&...>) {
+        if constexpr (std::is_invocable_v<const K&, index_t, decltype(f)...>) {
           using functor = launch_functor<K, std::index_sequence_for<decltype(f)...>,
                                          std::remove_cvref_t<decltype(f)>...>;
           tack::parallel_for(backend, n, functor{kernel, {{f}...}});
@@ -166,8 +177,7 @@ template <class Backend, class K, class... Args>
 void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
                const Args&... args) {
   if (n < 0) throw_negative_count("tack::launch", n);
-  auto infos = collect_arrays(args...);
-  check_launch_arrays(infos, d);
+  check_launch_arguments(d, args...);
   auto refuse = [&] {
     throw value_error("tack::launch: the kernel accepts no call (index_t, ...) with the kernel "
                       "forms of these arguments" +
