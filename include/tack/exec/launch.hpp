@@ -96,7 +96,7 @@ template <class... Args>
 std::vector<launch_array_info> collect_arrays(const Args&... args) {
   std::vector<launch_array_info> infos;
   std::size_t position = 0;
-  auto one = [&](const auto& arg) {
+  [[maybe_unused]] auto one = [&](const auto& arg) {
     ++position;
     tack::for_each_array(arg, [&](const auto& a) { collect_array(infos, position, a); });
   };
@@ -110,7 +110,7 @@ std::vector<launch_array_info> collect_arrays(const Args&... args) {
 template <class... Args>
 void check_launch_arguments(const device& d, const Args&... args) {
   std::size_t position = 0;
-  auto one = [&](const auto& arg) {
+  [[maybe_unused]] auto one = [&](const auto& arg) {
     ++position;
     tack::for_each_array(arg, [&](const auto& a) {
       using A = std::remove_cvref_t<decltype(a)>;
@@ -136,7 +136,7 @@ template <class... Args>
 std::string describe_launch_arguments(const Args&... args) {
   std::string s;
   std::size_t position = 0;
-  auto one = [&](const auto& arg) {
+  [[maybe_unused]] auto one = [&](const auto& arg) {
     ++position;
     tack::for_each_array(arg, [&](const auto& a) {
       s += "; argument " + std::to_string(position) + ": " + a.describe() +
@@ -187,7 +187,7 @@ void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
   };
   launch_forms(backend, n, kernel, std::tuple<>{}, refuse, args...);
   // Writes through any argument count against its whole allocation.
-  auto bump = [](const auto& arg) {
+  [[maybe_unused]] auto bump = [](const auto& arg) {
     tack::for_each_array(arg, [](const auto& a) {
       if constexpr (!std::remove_cvref_t<decltype(a)>::is_const) a.bump_version();
     });

@@ -22,7 +22,7 @@ struct parallel_for_impl<openmp_backend> {
 
   template <class F>
   static void run(index_t n, const F& f) {
-    run_flat(n, f, [](const F& g, index_t begin, index_t end) {
+    run_flat(n, f, [](const F& g, index_t begin, index_t end) TACK_IMPL_FLATTEN_LOOP {
       for (index_t i = begin; i < end; ++i) g(i);
     });
   }

@@ -13,7 +13,7 @@ namespace tack::detail {
 template <>
 struct parallel_for_impl<serial_backend> {
   template <class F>
-  static void run(index_t n, const F& f) {
+  TACK_IMPL_FLATTEN_LOOP static void run(index_t n, const F& f) {
     for (index_t i = 0; i < n; ++i) f(i);
   }
   template <int Rank, class F>
