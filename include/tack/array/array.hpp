@@ -428,7 +428,7 @@ public:
   auto astype() const;
   /// Sets every element to `value`. `a.fill(tack::vec3f{1, 0, 0});`
   void fill(const value_type& value) const
-    requires(!is_const);
+    requires(!std::is_const_v<T>);
 
   /// A root hands out its allocation: pointer, bytes, device, and a token that keeps it alive.
   struct exported_memory {
@@ -457,7 +457,7 @@ public:
   void set_resize_ratio(double r) const;
   /// Appends one element (rank 1). `a.push_back(4);`
   void push_back(const value_type& v) const
-    requires(Rank == 1 && !is_const)
+    requires(Rank == 1 && !std::is_const_v<T>)
   {
     // Fast path, inline: a host AoS root with room left.
     if (st_ && !view_) {
@@ -476,20 +476,20 @@ public:
   /// Constructs one element from `args` at the end (rank 1).
   template <class... Args>
   void emplace_back(Args&&... args) const
-    requires(Rank == 1 && !is_const)
+    requires(Rank == 1 && !std::is_const_v<T>)
   {
     const value_type v(std::forward<Args>(args)...);
     insert_rows(size(), 1, &v, 1, "emplace_back");
   }
   /// Inserts `value` before position `pos` (rank 1). `a.insert(2, 6);`
   void insert(index_t pos, const value_type& value) const
-    requires(Rank == 1 && !is_const)
+    requires(Rank == 1 && !std::is_const_v<T>)
   {
     insert_rows(pos, 1, &value, 1, "insert");
   }
   /// Inserts `count` copies of `value` before `pos` (rank 1).
   void insert(index_t pos, index_t count, const value_type& value) const
-    requires(Rank == 1 && !is_const)
+    requires(Rank == 1 && !std::is_const_v<T>)
   {
     if (count < 0) {
       throw value_error("tack::array::insert: count " + std::to_string(count) +
@@ -500,66 +500,66 @@ public:
   /// Inserts elements before row `pos`; for rank > 1 the values are whole rows along the first
   /// dimension (their count must be a multiple of the row size).
   void insert(index_t pos, std::span<const value_type> values) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     insert_values(pos, values, "insert");
   }
   void insert(index_t pos, std::initializer_list<value_type> values) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     insert_values(pos, std::span<const value_type>(values.begin(), values.size()), "insert");
   }
   /// Appends elements (rank > 1: whole rows). `a.append({1, 2, 3});`
   void append(std::span<const value_type> values) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     insert_values(extent(0), values, "append");
   }
   void append(std::initializer_list<value_type> values) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     append(std::span<const value_type>(values.begin(), values.size()));
   }
   /// Appends the elements of another array (same trailing shape), from any device or layout.
   template <class U, memory_space S2>
   void append(const array<U, Rank, S2>& other) const
-    requires(!is_const && std::is_same_v<std::remove_const_t<U>, value_type>)
+    requires(!std::is_const_v<T> && std::is_same_v<std::remove_const_t<U>, value_type>)
   {
     auto values = other.to_vector();
     insert_values(extent(0), std::span<const value_type>(values), "append");
   }
   /// Removes row `pos`.
   void erase(index_t pos) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     erase_rows(pos, pos + 1, "erase");
   }
   /// Removes rows `[first, last)`.
   void erase(index_t first, index_t last) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     erase_rows(first, last, "erase");
   }
   /// Sets the number of rows to `n`; new rows are value-initialized (zero) or `value`.
   void resize(index_t n) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     resize_rows(n, value_type{}, "resize");
   }
   void resize(index_t n, const value_type& value) const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     resize_rows(n, value, "resize");
   }
   /// Makes room for `n` rows without changing the size (never shrinks).
   void reserve(index_t n) const
-    requires(!is_const);
+    requires(!std::is_const_v<T>);
   /// Returns unused capacity (capacity becomes the size).
   void shrink() const
-    requires(!is_const);
+    requires(!std::is_const_v<T>);
   /// Removes every row; keeps the capacity.
   void clear() const
-    requires(!is_const)
+    requires(!std::is_const_v<T>)
   {
     if (size() == 0 && extent(0) == 0) {
       require_growable("clear");

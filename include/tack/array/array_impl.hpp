@@ -466,7 +466,7 @@ auto array<T, Rank, Space>::astype() const {
 
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::fill(const value_type& value) const
-  requires(!is_const)
+  requires(!std::is_const_v<T>)
 {
   require_valid("fill");
   require_writable("fill");
@@ -678,7 +678,7 @@ void array<T, Rank, Space>::resize_rows(index_t n, const value_type& value, cons
 
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::reserve(index_t n) const
-  requires(!is_const)
+  requires(!std::is_const_v<T>)
 {
   require_growable("reserve");
   if (n < 0) {
@@ -698,7 +698,7 @@ void array<T, Rank, Space>::reserve(index_t n) const
 
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::shrink() const
-  requires(!is_const)
+  requires(!std::is_const_v<T>)
 {
   require_growable("shrink");
   if constexpr (can_be_soa) {
