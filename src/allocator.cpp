@@ -137,8 +137,7 @@ private:
 // and freed blocks wait in a per-class list for reuse, as device pools do to avoid cudaMalloc's cost.
 class pool_allocator final : public allocator {
 public:
-  pool_allocator(allocator_id upstream_id, allocator& upstream)
-      : upstream_id_(upstream_id), upstream_(upstream) {}
+  explicit pool_allocator(allocator& upstream) : upstream_(upstream) {}
   ~pool_allocator() override { release(); }
 
   void* allocate(std::size_t bytes) override {
@@ -189,7 +188,6 @@ private:
     while (c < bytes) c <<= 1;
     return c;
   }
-  allocator_id upstream_id_;
   allocator& upstream_;
   mutable std::mutex mutex_;
   std::map<std::size_t, std::vector<void*>> free_;
@@ -258,7 +256,7 @@ allocator_id default_allocator(device d) { return get_allocator(memory_space::dy
 
 allocator_id make_pool_allocator(allocator_id upstream) {
   allocator& up = allocator_from_id(upstream);
-  return register_allocator(std::make_shared<pool_allocator>(upstream, up));
+  return register_allocator(std::make_shared<pool_allocator>(up));
 }
 
 namespace {
