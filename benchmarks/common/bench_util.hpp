@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 
 #include <tack/config.hpp>
+#include <tack/exec/threads.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -111,4 +112,19 @@ inline void per_iteration(benchmark::State& state, const char* name, double tota
   state.counters[name] = benchmark::Counter(total, benchmark::Counter::kAvgIterations);
 }
 
+/// Sets tack's thread count to `t` for a `t`-thread variant, or skips it (use_threads).
+inline bool threads(benchmark::State& state, int t) {
+  if (!use_threads(state, t)) return false;
+  tack::set_num_threads(t);
+  return true;
+}
+
 }  // namespace tack::bench
+
+// The hand-written references' OpenMP pragmas: without OpenMP their loops run serially (and the
+// two-thread variants skip themselves, use_threads), without an unknown-pragma warning.
+#if TACK_HAS_OPENMP
+#define TACK_BENCH_OMP(x) _Pragma(#x)
+#else
+#define TACK_BENCH_OMP(x)
+#endif

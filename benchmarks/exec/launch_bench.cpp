@@ -30,23 +30,11 @@
 #include <random>
 #include <string>
 
-// The hand-written references' OpenMP pragmas: without OpenMP their loops run serially (and the
-// two-thread variants skip themselves, use_threads), without an unknown-pragma warning.
-#if TACK_HAS_OPENMP
-#define TACK_BENCH_OMP(x) _Pragma(#x)
-#else
-#define TACK_BENCH_OMP(x)
-#endif
 
 namespace {
 using namespace tack::bench;
 using tack::index_t;
 
-bool threads(benchmark::State& state, int t) {
-  if (!use_threads(state, t)) return false;
-  tack::set_num_threads(t);
-  return true;
-}
 
 // ---- the kernels --------------------------------------------------------------------------------
 struct triad_k {

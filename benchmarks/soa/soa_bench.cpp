@@ -31,24 +31,12 @@
 #define TACK_BENCH_KOKKOS 0
 #endif
 
-// The hand-written references' OpenMP pragmas: without OpenMP their loops run serially (and the
-// two-thread variants skip themselves, use_threads), without an unknown-pragma warning.
-#if TACK_HAS_OPENMP
-#define TACK_BENCH_OMP(x) _Pragma(#x)
-#else
-#define TACK_BENCH_OMP(x)
-#endif
 
 namespace {
 using namespace tack::bench;
 using tack::index_t;
 using tack::vec3d;
 
-bool threads(benchmark::State& state, int t) {
-  if (!use_threads(state, t)) return false;
-  tack::set_num_threads(t);
-  return true;
-}
 
 struct axpy_k {
   template <class Y, class X>
