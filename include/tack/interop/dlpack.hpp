@@ -10,8 +10,10 @@
 /// why); a copy of the handle in `manager_ctx` keeps the memory alive until the consumer calls the
 /// deleter. Import: a typed import names the element type (`from_dlpack<vec3f>` consumes a trailing
 /// dimension of 3; nothing is guessed); the tensor must be row-major compact; the producer's deleter
-/// runs exactly once, when the last tack handle of the memory dies. A refused import leaves the
-/// tensor with the caller (its deleter is not called), as DLPack's Python protocol does.
+/// runs exactly once, when the last tack handle of the memory dies. An import consumes the tensor
+/// even when it is refused (the deleter then runs before the exception leaves), as the
+/// specification requires for a version mismatch and so that `from_dlpack<T>(producer())` never
+/// leaks.
 
 #include <tack/array/any_array.hpp>
 #include <tack/array/array.hpp>
@@ -205,8 +207,8 @@ Managed* export_dlpack(const array<T, R, S>& a, const char* op) {
 // ---- import ------------------------------------------------------------------------------------
 
 /// The producer's tensor, held by every handle of the imported memory (the buffer's external
-/// owner): the destructor calls the producer's deleter, once. Armed only when the import succeeded,
-/// so that a refused import leaves the tensor to the caller.
+/// owner): the destructor calls the producer's deleter, once. Taken before anything is checked, so
+/// that a refused import releases the tensor too.
 struct dlpack_import_owner {
   dlpack::DLManagedTensorVersioned* versioned = nullptr;
   dlpack::DLManagedTensor* legacy = nullptr;
@@ -222,8 +224,9 @@ struct dlpack_import_owner {
   void arm(dlpack::DLManagedTensor* t) noexcept { legacy = t; }
 };
 
-/// Refuses a null pointer and a versioned tensor of another major version (its layout past the
-/// version field is unknown, so nothing else is read).
+/// Refuses a null pointer and a versioned tensor of another major version: its layout past the
+/// deleter is unknown, so nothing else is read (the deleter keeps its place in every version, and
+/// the specification asks the consumer to call it).
 template <class M>
 const dlpack::DLTensor& dlpack_checked_tensor(const M* t, const std::string& op) {
   if (!t) throw value_error(op + ": the tensor pointer is null");
@@ -235,6 +238,21 @@ const dlpack::DLTensor& dlpack_checked_tensor(const M* t, const std::string& op)
     }
   }
   return t->dl_tensor;
+}
+
+/// Takes ownership of a non-null tensor: from here on its deleter runs exactly once, whatever
+/// happens (even when this allocation fails).
+template <class M>
+std::shared_ptr<dlpack_import_owner> dlpack_take(M* t) {
+  std::shared_ptr<dlpack_import_owner> owner;
+  try {
+    owner = std::make_shared<dlpack_import_owner>();
+  } catch (...) {
+    if (t->deleter) t->deleter(t);
+    throw;
+  }
+  owner->arm(t);
+  return owner;
 }
 
 template <class M>
@@ -367,7 +385,7 @@ array<V, R> dlpack_make_array(const dlpack_import_plan& plan, const std::int64_t
                                                            owner, plan.host_ok);
 }
 
-/// The typed import; the caller arms `owner` once the whole import has succeeded.
+/// The typed import of a tensor `owner` already holds.
 template <class T, int R, class M>
 array<T, R> import_dlpack(M* t, const std::shared_ptr<dlpack_import_owner>& owner,
                           const std::string& op) {
@@ -401,10 +419,9 @@ array<T, R> from_dlpack_typed(M* t) {
   const std::string op = "tack::from_dlpack<" +
                          std::string(dtype_of<std::remove_const_t<T>>().name()) + ", " +
                          std::to_string(R) + ">";
-  auto owner = std::make_shared<dlpack_import_owner>();
-  array<T, R> out = import_dlpack<T, R>(t, owner, op);
-  owner->arm(t);  // nothing below can fail: from here on the handles own the tensor
-  return out;
+  if (!t) throw value_error(op + ": the tensor pointer is null");
+  const auto owner = dlpack_take(t);  // a refusal below releases the tensor with `owner`
+  return import_dlpack<T, R>(t, owner, op);
 }
 
 /// Calls `f.template operator()<S>()` with the tack scalar type of `dt`; false when none matches.
@@ -427,13 +444,14 @@ bool dlpack_with_scalar_type(dlpack::DLDataType dt, F&& f) {
 template <class M>
 any_array from_dlpack_any(M* t) {
   const std::string op = "tack::from_dlpack";
+  if (!t) throw value_error(op + ": the tensor pointer is null");
+  const auto owner = dlpack_take(t);  // a refusal below releases the tensor with `owner`
   const dlpack::DLTensor& dl = dlpack_checked_tensor(t, op);
   if (dl.ndim < 1 || dl.ndim > max_rank) {
     throw value_error(op + ": " + dlpack_describe(dl) + " has " + std::to_string(dl.ndim) +
                       " dimensions; tack arrays have 1 to " + std::to_string(max_rank) +
                       (dl.ndim == 0 ? " (reshape a 0-d tensor to shape (1) first)" : ""));
   }
-  auto owner = std::make_shared<dlpack_import_owner>();
   std::optional<any_array> out;
   const bool known = dlpack_with_scalar_type(dl.dtype, [&]<class S>() {
     const auto plan = dlpack_check(dl, dlpack_read_only(t), dl.dtype, dl.ndim, nullptr, 0,
@@ -449,7 +467,6 @@ any_array from_dlpack_any(M* t) {
                       " has an element type tack does not have; tack reads float32/64, "
                       "int8/16/32/64, uint8/16/32/64 and bool, one lane");
   }
-  owner->arm(t);
   return std::move(*out);
 }
 
@@ -501,7 +518,7 @@ dlpack::DLManagedTensor* to_dlpack_legacy(const A& a) {
 /// count as compact); `byte_offset` is honoured. READ_ONLY gives read-only memory (writes throw
 /// `read_only_error`); `T = const U` gives the read-only handle type. A mismatch is a
 /// `value_error` naming the expected type and the tensor; other devices than CPU and CUDA a
-/// `device_error`. When the import throws, the tensor still belongs to the caller.
+/// `device_error`. The tensor is consumed even when the import throws (its deleter has then run).
 /// `auto pts = tack::from_dlpack<tack::vec3f>(t);  // t: float32 (n, 3)`
 template <class T, int Rank = 1>
 array<T, Rank> from_dlpack(dlpack::DLManagedTensorVersioned* t) {
