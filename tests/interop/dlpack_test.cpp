@@ -271,6 +271,15 @@ TEST(DLPackExport, SoaIsRefused) {
   aos->deleter(aos);
 }
 
+TEST(DLPackExport, MovedFromAndVanishedViewsAreRefused) {
+  auto a = tack::zeros<float>({4});
+  auto b = std::move(a);
+  EXPECT_THROW_MSG(tack::to_dlpack(a), tack::value_error, "tack::to_dlpack", "moved from");
+  auto tail = b.rows(2, 4);
+  b.resize(1);  // the view's rows no longer exist
+  EXPECT_THROW_MSG(tack::to_dlpack(tail), tack::index_error, "no longer exists");
+}
+
 TEST(DLPackExport, DeviceMemoryIsCuda) {
   auto a = tack::empty<float>(3, {.allocator = tack::test::fake_device_allocator()});
   auto* t = tack::to_dlpack(a);
