@@ -31,6 +31,12 @@ inline long long new_bytes() { return detail::new_bytes.load(std::memory_order_r
 }  // namespace tack::bench
 
 // ---- the replacement global allocation functions -------------------------------------------------
+// GCC's -Wmismatched-new-delete sees the std::free below pair with the std::malloc of the
+// replacement operator new once both are inlined into a caller; they do pair, by construction.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 // Only the plain and aligned forms need replacing: the nothrow and array forms call these.
 
 void* operator new(std::size_t bytes) {
@@ -50,3 +56,6 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif

@@ -56,10 +56,11 @@ struct array_access {
         a.layout_ = tack::layout::soa;
         options component_opts = opts;
         component_opts.layout = tack::layout::aos;
-        for (int c = 0; c < A::components_per_element; ++c) {
-          a.comps_.parts.push_back(
-              allocate<typename A::const_scalar, R, S>(shape, component_opts, fallback_device));
+        auto parts = std::make_shared<typename decltype(a.comps_)::block>();
+        for (auto& part : *parts) {
+          part = allocate<scalar_t<V>, R, S>(shape, component_opts, fallback_device);
         }
+        a.comps_.parts = std::move(parts);
         return a;
       } else {
         throw value_error("tack: layout soa needs vector or matrix elements, not " +
@@ -105,7 +106,9 @@ struct array_access {
     using A = array<T, R, S>;
     A a = uninitialized<A>();
     a.layout_ = tack::layout::soa;
-    a.comps_.parts = std::move(parts);
+    auto block = std::make_shared<typename decltype(a.comps_)::block>();
+    for (std::size_t c = 0; c < block->size(); ++c) (*block)[c] = mutable_alias(parts.at(c));
+    a.comps_.parts = std::move(block);
     return a;
   }
 
@@ -123,9 +126,7 @@ struct array_access {
     using M = array<std::remove_const_t<T>, R, S>;
     M m = uninitialized<M>();
     m.layout_ = a.layout_;
-    if constexpr (M::can_be_soa) {
-      for (auto& c : a.comps_.parts) m.comps_.parts.push_back(mutable_alias(c));
-    }
+    if constexpr (M::can_be_soa) m.comps_.parts = a.comps_.parts;
     m.st_ = a.st_;
     m.offset_ = a.offset_;
     m.shape_ = a.shape_;
@@ -168,10 +169,16 @@ array<T, Rank, Space>::array(const array<T, Rank, Other>& other) {
   if constexpr (can_be_soa) {
     if (other.layout_ == tack::layout::soa) {
       layout_ = tack::layout::soa;
-      for (auto& c : other.comps_.parts) {
-        check(c);
-        comps_.parts.push_back(component_array(c));
+      auto block = std::make_shared<typename decltype(comps_)::block>();
+      for (std::size_t c = 0; c < block->size(); ++c) {
+        const auto& part = (*other.comps_.parts)[c];
+        check(part);
+        (*block)[c] = typename decltype(comps_)::part(part);
       }
+      comps_.parts = std::move(block);
+      offset_ = other.offset_;
+      shape_ = other.shape_;
+      view_ = other.view_;
       return;
     }
   }
@@ -190,10 +197,7 @@ array<T, Rank, Space>::as_const() const {
   C c = detail::array_access::uninitialized<C>();
   c.layout_ = layout_;
   if constexpr (can_be_soa) {
-    if (layout_ == tack::layout::soa) {
-      for (auto& p : comps_.parts) c.comps_.parts.push_back(p.as_const());
-      return c;
-    }
+    if (layout_ == tack::layout::soa) c.comps_.parts = comps_.parts;
   }
   c.st_ = st_;
   c.offset_ = offset_;
@@ -216,30 +220,22 @@ array<T, Rank, Space> array<T, Rank, Space>::slice_rows(const slice& s, const ch
   }
   const auto sh = shape();
   const auto b = s.resolve(sh[0]);
+  // A view whose rows are gone is refused here.
   if constexpr (can_be_soa) {
-    if (layout_ == tack::layout::soa) {
-      array out = detail::array_access::uninitialized<array>();
-      out.layout_ = tack::layout::soa;
-      for (auto& c : comps_.parts) out.comps_.parts.push_back(c.slice_rows(s, op));
-      return out;
-    }
+    if (layout_ == tack::layout::soa && view_) require_soa_window(op);
   }
-  (void)element_pointer(op);  // a view whose rows are gone is refused here
+  if (layout_ == tack::layout::aos) (void)element_pointer(op);
   if (b.first == b.last) {
-    // An empty range gives a new empty array (same trailing shape, device and allocator).
+    // An empty range gives a new empty array (same trailing shape, layout, device and allocator).
     auto empty_shape = sh;
     empty_shape[0] = 0;
     options o;
     o.device = device();
+    o.layout = layout_;
     if (allocator() >= 0) o.allocator = allocator();
     return detail::array_access::allocate<T, Rank, Space>(empty_shape, o, device());
   }
-  array out = *this;
-  out.view_ = true;
-  out.offset_ = offset_ + static_cast<std::size_t>(b.first) * row_elements() * sizeof(value_type);
-  out.shape_ = sh;
-  out.shape_[0] = b.last - b.first;
-  return out;
+  return row_window(sh, b);
 }
 
 template <class T, int Rank, memory_space Space>
@@ -263,7 +259,12 @@ array<T, NewRank, Space> array<T, Rank, Space>::reshape(const tack::shape<NewRan
   out.layout_ = layout_;
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
-      for (auto& c : comps_.parts) out.comps_.parts.push_back(c.reshape(new_shape));
+      auto block = std::make_shared<typename decltype(out.comps_)::block>();
+      for (int c = 0; c < components_per_element; ++c) {
+        (*block)[static_cast<std::size_t>(c)] =
+            detail::array_access::mutable_alias(soa_part(c, "reshape").reshape(new_shape));
+      }
+      out.comps_.parts = std::move(block);
       return out;
     }
   }
@@ -349,7 +350,7 @@ std::vector<typename array<T, Rank, Space>::value_type> array<T, Rank, Space>::t
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
       for (int c = 0; c < components_per_element; ++c) {
-        auto part = comps_.parts[static_cast<std::size_t>(c)].to_vector();
+        auto part = soa_part(c, "to_vector").to_vector();
         for (index_t i = 0; i < n; ++i) {
           detail::set_component(out[static_cast<std::size_t>(i)], c, part[static_cast<std::size_t>(i)]);
         }
@@ -473,7 +474,7 @@ void array<T, Rank, Space>::fill(const value_type& value) const
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
       for (int c = 0; c < components_per_element; ++c) {
-        comps_.parts[static_cast<std::size_t>(c)].fill(detail::get_component<scalar_type>(value, c));
+        soa_part(c, "fill").fill(detail::get_component<scalar_type>(value, c));
       }
       return;
     }
@@ -510,8 +511,9 @@ index_t array<T, Rank, Space>::capacity() const {
   require_valid("capacity");
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
+      if (view_) return shape_[0];
       index_t cap = std::numeric_limits<index_t>::max();
-      for (auto& c : comps_.parts) cap = std::min(cap, c.capacity());
+      for (auto& c : *comps_.parts) cap = std::min(cap, c.capacity());
       return cap;
     }
   }
@@ -528,7 +530,7 @@ void array<T, Rank, Space>::set_resize_ratio(double r) const {
   }
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
-      for (auto& c : comps_.parts) c.set_resize_ratio(r);
+      for (auto& c : *comps_.parts) c.set_resize_ratio(r);
       return;
     }
   }
@@ -574,7 +576,7 @@ void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_
       std::vector<scalar_type> part(nvalues);
       for (int c = 0; c < components_per_element; ++c) {
         for (std::size_t k = 0; k < nvalues; ++k) part[k] = detail::get_component<scalar_type>(values[k], c);
-        comps_.parts[static_cast<std::size_t>(c)].insert_rows(pos, count, part.data(), nvalues, op);
+        comps_[c].insert_rows(pos, count, part.data(), nvalues, op);
       }
       return;
     }
@@ -630,7 +632,7 @@ void array<T, Rank, Space>::erase_rows(index_t first, index_t last, const char* 
   if (first == last) return;
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
-      for (auto& c : comps_.parts) c.erase_rows(first, last, op);
+      for (auto& c : *comps_.parts) c.erase_rows(first, last, op);
       return;
     }
   }
@@ -653,7 +655,7 @@ void array<T, Rank, Space>::resize_rows(index_t n, const value_type& value, cons
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
       for (int c = 0; c < components_per_element; ++c) {
-        comps_.parts[static_cast<std::size_t>(c)].resize_rows(
+        comps_[c].resize_rows(
             n, detail::get_component<scalar_type>(value, c), op);
       }
       return;
@@ -687,7 +689,7 @@ void array<T, Rank, Space>::reserve(index_t n) const
   }
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
-      for (auto& c : comps_.parts) c.reserve(n);
+      for (auto& c : *comps_.parts) c.reserve(n);
       return;
     }
   }
@@ -703,7 +705,7 @@ void array<T, Rank, Space>::shrink() const
   require_growable("shrink");
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
-      for (auto& c : comps_.parts) c.shrink();
+      for (auto& c : *comps_.parts) c.shrink();
       return;
     }
   }
