@@ -3,13 +3,18 @@
 // Storing into a computed array does not compile: its elements are values, returned as `const T`
 // for class types, so the store is refused by the language (there is no assignable operator[]
 // for a static_assert to live in without making tack::writable_array true; see implicit.hpp).
-// Case 0 shows the writable neighbours compile.
+// Through the library's entry points (tack::copyto, tack::fill) the refusal is a static_assert
+// that says what to store into instead (cases 6 and 7). Case 0 shows the writable neighbours
+// compile.
 // CASE 1: lvalue required as left operand of assignment
 // CASE 2: lvalue required as left operand of assignment
 // CASE 3: const tack::vec<float, 3>.* argument discards qualifiers
 // CASE 4: lvalue required as left operand of assignment
 // CASE 5: const tack::vec<float, 3>.* argument discards qualifiers
+// CASE 6: tack::copyto: the destination is a computed array.*tack::array.*transform with an inverse
+// CASE 7: tack::fill: the destination is a computed array
 
+#include <tack/array/copyto.hpp>
 #include <tack/arrays/all.hpp>
 #include <tack/view/view.hpp>
 
@@ -43,6 +48,12 @@ int main() {
   tack::arrays::view(c, 0, 2)[0] = 1;  // a view of a computed array
 #elif TACK_COMPILE_FAIL_CASE == 5
   tack::arrays::constant(tack::vec3f{}, 4)[0] = tack::vec3f{};  // a constant vector
+#elif TACK_COMPILE_FAIL_CASE == 6
+  tack::copyto(t, stored);  // a transform without an inverse, through the library
+#elif TACK_COMPILE_FAIL_CASE == 7
+  tack::fill(c, 0);
 #endif
+  tack::copyto(inverse, stored);
+  tack::fill(writable_view, 2.0f);
   return 0;
 }

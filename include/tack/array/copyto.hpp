@@ -126,6 +126,94 @@ void copyto(const array<T, R, S>& dst, const Src& src) {
   dst.bump_version();
 }
 
+namespace detail {
+// What a destination that is not a tack::array needs before a host pass: every tack::array it
+// holds is writable and in host memory.
+template <class D>
+void require_host_target(const D& dst, const char* op) {
+  tack::for_each_array(dst, [&](const auto& a) {
+    require_copy_target(a, op);
+    if (!a.host_accessible()) {
+      throw device_error(std::string("tack::") + op + ": the destination holds " + a.describe() +
+                         ", in device memory; store into it with a kernel (tack::launch on that "
+                         "device)");
+    }
+  });
+}
+template <class D>
+void bump_versions(const D& dst) {
+  tack::for_each_array(dst, [](const auto& a) { a.bump_version(); });
+}
+// Why a computed destination is refused, said once for copyto and fill.
+#define TACK_IMPL_COMPUTED_DESTINATION_MESSAGE(op)                                                 \
+  op ": the destination is a computed array: its elements are values, not places to store. "      \
+     "Store into a tack::array (or a view of one), or into an implicit array that writes "         \
+     "through to stored memory (tack::arrays::view, permutation, strided, extract_component, "     \
+     "or transform with an inverse)"
+}  // namespace detail
+
+/// Copies `src` into a writable array that is not a `tack::array` (a writable implicit array, a
+/// kernel view, a user's array type), element by element in one host pass; the held arrays'
+/// versions are bumped. Scatter is a copy into a permutation:
+/// `tack::copyto(tack::arrays::permutation(order, out), values);  // out[order[i]] = values[i]`
+/// A computed destination (`counting`, a `transform` without inverse) fails to compile.
+template <class Dst, class Src>
+  requires(!is_array_v<Dst> &&
+           (readable_array<Dst> || requires(const Dst& d) { d.visit_kernel_form([](auto) {}); }))
+void copyto(const Dst& dst, const Src& src) {
+  visit_kernel_form(dst, [&](const auto& d) {
+    using D = std::remove_cvref_t<decltype(d)>;
+    if constexpr (!writable_array<D>) {
+      static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::copyto"));
+    } else {
+      detail::require_host_target(dst, "copyto");
+      tack::for_each_array(src, [](const auto& a) {
+        if (!a.host_accessible()) {
+          throw device_error("tack::copyto: the source holds " + a.describe() +
+                             ", in device memory; copy it with a kernel (tack::launch) or "
+                             "to_device(tack::cpu()) first");
+        }
+      });
+      visit_kernel_form(src, [&](const auto& k) {
+        if (static_cast<index_t>(k.size()) != static_cast<index_t>(d.size())) {
+          throw value_error("tack::copyto: the source has " + std::to_string(k.size()) +
+                            " elements but the destination has " + std::to_string(d.size()));
+        }
+        D out = d;  // kernel forms are shallow-const: a copy stores through to the same memory
+        const auto n = static_cast<index_t>(d.size());
+        for (index_t i = 0; i < n; ++i) out[i] = k[i];
+      });
+    }
+  });
+  detail::bump_versions(dst);
+}
+
+/// Sets every element of `dst` to `value` (DESIGN §8): a `tack::array` (any layout or device;
+/// the same as `dst.fill(value)`) or any writable array. `tack::fill(tack::arrays::strided(a, 2), 0.0);`
+template <class T, int R, memory_space S>
+void fill(const array<T, R, S>& dst, const std::remove_const_t<T>& value) {
+  static_assert(!std::is_const_v<T>, "tack::fill: the destination is a read-only handle "
+                                     "(array<const T>); pass a writable array");
+  dst.fill(value);
+}
+template <class Dst, class V>
+  requires(!is_array_v<Dst> &&
+           (readable_array<Dst> || requires(const Dst& d) { d.visit_kernel_form([](auto) {}); }))
+void fill(const Dst& dst, const V& value) {
+  visit_kernel_form(dst, [&](const auto& d) {
+    using D = std::remove_cvref_t<decltype(d)>;
+    if constexpr (!writable_array<D>) {
+      static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::fill"));
+    } else {
+      detail::require_host_target(dst, "fill");
+      D out = d;
+      const auto n = static_cast<index_t>(d.size());
+      for (index_t i = 0; i < n; ++i) out[i] = value;
+    }
+  });
+  detail::bump_versions(dst);
+}
+
 /// Whether `a` and `b` have the same shape and equal elements (any layouts and devices).
 template <class T, int R, memory_space S, class U, int R2, memory_space S2>
 bool array_equal(const array<T, R, S>& a, const array<U, R2, S2>& b) {
