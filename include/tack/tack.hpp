@@ -43,6 +43,8 @@
 #include <tack/arrays/all.hpp>
 
 #include <tack/algorithms/all.hpp>
+#include <tack/interop/dlpack.hpp>
+#include <tack/interop/dlpack_abi.hpp>
 
 #include <tack/exec/atomic.hpp>
 #include <tack/exec/backend.hpp>
