@@ -505,8 +505,10 @@ TACK_INLINE constexpr auto cross(const vec<T, N>& a, const vec<T, N>& b) {
 template <class T, int N>
 TACK_INLINE constexpr detail::norm_type<T> norm(const vec<T, N>& v) {
   using F = detail::norm_type<T>;
-  F s = F(0);
-  for (int i = 0; i < N; ++i) {
+  // Started from the first square, not from 0: `0.0 + x` cannot be folded away (signed zeros),
+  // and the extra add measured 5-7 % on a norm kernel against the hand-written expression.
+  F s = static_cast<F>(v[0]) * static_cast<F>(v[0]);
+  for (int i = 1; i < N; ++i) {
     s += static_cast<F>(v[i]) * static_cast<F>(v[i]);
   }
   return detail::scalar_sqrt(s);

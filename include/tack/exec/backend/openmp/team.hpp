@@ -10,6 +10,7 @@
 /// 0 of 1, and the results are the same, since the decompositions do not depend on the team size.
 
 #include <tack/core/index.hpp>
+#include <tack/exec/backend/serial/blocks.hpp>  // with_local_kernel
 
 #include <type_traits>
 
@@ -48,18 +49,5 @@ struct thread_share {
     end = begin + q + (t < r ? 1 : 0);
   }
 };
-
-/// Calls `g(f_local)` with a copy of the kernel made by the calling thread. Kernels hold pointers;
-/// a kernel read through a reference to shared memory must be reloaded after every store it makes
-/// (the store might alias it), which stops vectorization. A local copy cannot alias.
-template <class F, class G>
-inline void with_local_kernel(const F& f, const G& g) {
-  if constexpr (std::is_copy_constructible_v<F>) {
-    const F local(f);
-    g(local);
-  } else {
-    g(f);
-  }
-}
 
 }  // namespace tack::detail

@@ -123,6 +123,19 @@ inline T scan_sequential(index_t begin, index_t end, T prefix, const V& value, c
   return prefix;
 }
 
+/// Calls `g(f_local)` with a copy of the kernel made by the calling thread. Kernels hold pointers;
+/// a kernel read through a reference to shared memory must be reloaded after every store it makes
+/// (the store might alias it), which stops vectorization. A local copy cannot alias.
+template <class F, class G>
+inline void with_local_kernel(const F& f, const G& g) {
+  if constexpr (std::is_copy_constructible_v<F>) {
+    const F local(f);
+    g(local);
+  } else {
+    g(f);
+  }
+}
+
 /// The first exception thrown by any thread of a parallel region. Threads check `stopped()` before
 /// each chunk of work, so they stop soon after a failure; the caller rethrows after the region,
 /// once every thread has left it (an exception must never leave an OpenMP region).

@@ -6,6 +6,7 @@
 
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
+#include <tack/exec/backend/serial/blocks.hpp>
 #include <tack/exec/range.hpp>
 
 namespace tack::detail {
@@ -14,7 +15,9 @@ template <>
 struct parallel_for_impl<serial_backend> {
   template <class F>
   TACK_IMPL_FLATTEN_LOOP static void run(index_t n, const F& f) {
-    for (index_t i = 0; i < n; ++i) f(i);
+    with_local_kernel(f, [&](const F& k) {  // a local copy cannot alias the kernel's stores
+      for (index_t i = 0; i < n; ++i) k(i);
+    });
   }
   template <int Rank, class F>
   static void run(const range<Rank>& r, const F& f) {
