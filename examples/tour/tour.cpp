@@ -89,6 +89,9 @@ int main() {
   auto out = tack::zeros<double>(5);
   tack::copyto(out, squares);
   std::cout << "copied into an array: " << out << "\n";
+  auto order = tack::array_from<int>({4, 3, 2, 1, 0});
+  tack::copyto(tack::arrays::permutation(order, out), tack::arrays::counting<double>(5));
+  std::cout << "scattered through permutation([4 3 2 1 0]): " << out << "\n";
 
   section("Kernels and algorithms (DESIGN §7, §8)");
   auto values = tack::array_from<float>({2, 5, 11, 4});
@@ -101,5 +104,15 @@ int main() {
                                    tack::ops::plus{});
   std::cout << "parallel_reduce of 0..999 = " << sum << " on " << tack::num_threads()
             << " thread(s)\n";
+
+  section("DLPack (DESIGN §9)");
+  auto grid = tack::zeros<float>({4, 3});
+  auto* tensor = tack::to_dlpack(grid.rows(1, 3));  // a view: the root's memory, a byte offset
+  std::cout << "exported rows [1, 3) of a (4, 3) array: ndim " << tensor->dl_tensor.ndim
+            << ", shape (" << tensor->dl_tensor.shape[0] << ", " << tensor->dl_tensor.shape[1]
+            << "), byte_offset " << tensor->dl_tensor.byte_offset << "\n";
+  auto back = tack::from_dlpack<float, 2>(tensor);  // takes the tensor; its deleter runs once
+  back.fill(7.0f);
+  std::cout << "written through the imported view: " << grid << "\n";
   return 0;
 }
