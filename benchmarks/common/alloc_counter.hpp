@@ -17,7 +17,23 @@
 #endif
 #define TACK_BENCH_ALLOC_COUNTER_INCLUDED 1
 
+// ThreadSanitizer's runtime defines the global allocation functions itself (clang links them
+// statically), so under TSan nothing is replaced and nothing is counted.
+#if defined(__SANITIZE_THREAD__)
+#define TACK_BENCH_COUNTS_ALLOCATIONS 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TACK_BENCH_COUNTS_ALLOCATIONS 0
+#endif
+#endif
+#ifndef TACK_BENCH_COUNTS_ALLOCATIONS
+#define TACK_BENCH_COUNTS_ALLOCATIONS 1
+#endif
+
 namespace tack::bench {
+/// Whether `new_calls()` counts (false under ThreadSanitizer). `if (tack::bench::counts_allocations)`
+inline constexpr bool counts_allocations = TACK_BENCH_COUNTS_ALLOCATIONS != 0;
+
 namespace detail {
 inline std::atomic<long> new_calls{0};
 inline std::atomic<long long> new_bytes{0};
@@ -30,6 +46,7 @@ inline long long new_bytes() { return detail::new_bytes.load(std::memory_order_r
 
 }  // namespace tack::bench
 
+#if TACK_BENCH_COUNTS_ALLOCATIONS
 // ---- the replacement global allocation functions -------------------------------------------------
 // GCC's -Wmismatched-new-delete sees the std::free below pair with the std::malloc of the
 // replacement operator new once both are inlined into a caller; they do pair, by construction.
@@ -59,3 +76,4 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::fre
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+#endif  // TACK_BENCH_COUNTS_ALLOCATIONS
