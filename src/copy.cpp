@@ -134,9 +134,15 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
     }
     return;
   }
-  // pattern[k] is the byte at offset k from `dst`, for k < period + 16 (on the stack: no allocation).
+  // pattern[k] is the byte at offset k from `dst`, for k < period + 16 (on the stack: no allocation),
+  // built by doubling copies: a byte loop with `k % size` cost ~150 ns, a sixth of a 1 µs fill.
   alignas(16) char pattern_buf[4096 + 16];
-  for (std::size_t k = 0; k < period + 16; ++k) pattern_buf[k] = v[k % size];
+  std::memcpy(pattern_buf, v, size);
+  for (std::size_t have = size; have < period + 16;) {
+    const std::size_t n = std::min(have, period + 16 - have);
+    std::memcpy(pattern_buf + have, pattern_buf, n);
+    have += n;
+  }
   const bool streaming = bytes >= streaming_threshold;
   auto body = [&](std::size_t b, std::size_t e) {
     // Locals, not captures: the captures live in a closure whose address escapes to the OpenMP
