@@ -152,6 +152,34 @@ void bump_versions(const D& dst) {
      "or transform with an inverse)"
 }  // namespace detail
 
+namespace detail {
+// The host pass behind copyto and fill into a destination that is not a tack::array: checks the
+// held arrays, then `with_values(n, store)` calls `store(value_of)` once, and `value_of(i)` is
+// stored into element i; the held arrays' versions are bumped. A computed destination is refused
+// at compile time with the operation's name.
+template <bool IsFill, class Dst, class WithValues>
+void store_on_host(const Dst& dst, const WithValues& with_values) {
+  visit_kernel_form(dst, [&](const auto& d) {
+    using D = std::remove_cvref_t<decltype(d)>;
+    if constexpr (!writable_array<D>) {
+      if constexpr (IsFill) {
+        static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::fill"));
+      } else {
+        static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::copyto"));
+      }
+    } else {
+      require_host_target(dst, IsFill ? "fill" : "copyto");
+      const auto n = static_cast<index_t>(d.size());
+      with_values(n, [&](const auto& value_of) {
+        D out = d;  // kernel forms are shallow-const: a copy stores through to the same memory
+        for (index_t i = 0; i < n; ++i) out[i] = value_of(i);
+      });
+    }
+  });
+  bump_versions(dst);
+}
+}  // namespace detail
+
 /// Copies `src` into a writable array that is not a `tack::array` (a writable implicit array, a
 /// kernel view, a user's array type), element by element in one host pass; the held arrays'
 /// versions are bumped. Scatter is a copy into a permutation:
@@ -161,31 +189,22 @@ template <class Dst, class Src>
   requires(!is_array_v<Dst> &&
            (readable_array<Dst> || requires(const Dst& d) { d.visit_kernel_form([](auto) {}); }))
 void copyto(const Dst& dst, const Src& src) {
-  visit_kernel_form(dst, [&](const auto& d) {
-    using D = std::remove_cvref_t<decltype(d)>;
-    if constexpr (!writable_array<D>) {
-      static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::copyto"));
-    } else {
-      detail::require_host_target(dst, "copyto");
-      tack::for_each_array(src, [](const auto& a) {
-        if (!a.host_accessible()) {
-          throw device_error("tack::copyto: the source holds " + a.describe() +
-                             ", in device memory; copy it with a kernel (tack::launch) or "
-                             "to_device(tack::cpu()) first");
-        }
-      });
-      visit_kernel_form(src, [&](const auto& k) {
-        if (static_cast<index_t>(k.size()) != static_cast<index_t>(d.size())) {
-          throw value_error("tack::copyto: the source has " + std::to_string(k.size()) +
-                            " elements but the destination has " + std::to_string(d.size()));
-        }
-        D out = d;  // kernel forms are shallow-const: a copy stores through to the same memory
-        const auto n = static_cast<index_t>(d.size());
-        for (index_t i = 0; i < n; ++i) out[i] = k[i];
-      });
-    }
+  detail::store_on_host<false>(dst, [&](index_t n, const auto& store) {
+    tack::for_each_array(src, [](const auto& a) {
+      if (!a.host_accessible()) {
+        throw device_error("tack::copyto: the source holds " + a.describe() +
+                           ", in device memory; copy it with a kernel (tack::launch) or "
+                           "to_device(tack::cpu()) first");
+      }
+    });
+    visit_kernel_form(src, [&](const auto& k) {
+      if (static_cast<index_t>(k.size()) != n) {
+        throw value_error("tack::copyto: the source has " + std::to_string(k.size()) +
+                          " elements but the destination has " + std::to_string(n));
+      }
+      store([&](index_t i) { return k[i]; });
+    });
   });
-  detail::bump_versions(dst);
 }
 
 /// Sets every element of `dst` to `value` (DESIGN §8): a `tack::array` (any layout or device;
@@ -200,18 +219,9 @@ template <class Dst, class V>
   requires(!is_array_v<Dst> &&
            (readable_array<Dst> || requires(const Dst& d) { d.visit_kernel_form([](auto) {}); }))
 void fill(const Dst& dst, const V& value) {
-  visit_kernel_form(dst, [&](const auto& d) {
-    using D = std::remove_cvref_t<decltype(d)>;
-    if constexpr (!writable_array<D>) {
-      static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::fill"));
-    } else {
-      detail::require_host_target(dst, "fill");
-      D out = d;
-      const auto n = static_cast<index_t>(d.size());
-      for (index_t i = 0; i < n; ++i) out[i] = value;
-    }
+  detail::store_on_host<true>(dst, [&](index_t, const auto& store) {
+    store([&](index_t) -> const V& { return value; });
   });
-  detail::bump_versions(dst);
 }
 
 /// Whether `a` and `b` have the same shape and equal elements (any layouts and devices).
