@@ -4,12 +4,14 @@
 // row views), implicit arrays, expressions and kernel views; scalar components in to_vector order;
 // accuracy against long double on 1e7 floats; bit-identical results for 1 and 2 threads; errors.
 #include <tack/algorithms/reduce.hpp>
+#include <tack/algorithms/statistics.hpp>
 #include <tack/array/array.hpp>
 #include <tack/array/factories.hpp>
 #include <tack/arrays/constant.hpp>
 #include <tack/arrays/counting.hpp>
 #include <tack/arrays/expressions.hpp>
 #include <tack/arrays/function.hpp>
+#include <tack/arrays/random.hpp>
 #include <tack/arrays/transform.hpp>
 #include <tack/exec/threads.hpp>
 #include <tack/memory/allocator.hpp>
@@ -251,6 +253,55 @@ TEST_F(reduce_test, accuracy_of_ten_million_floats) {
   // mean and dot of the same values are as accurate
   const float d = tack::dot(a, tack::arrays::constant(1.0f, n));
   EXPECT_TRUE(same_bits(d, s));
+}
+
+// Sums of arrays computed from the index (counting, random, constant and compositions of them)
+// let the vectorizer group each leaf (detail::regrouped_plus); they must stay as accurate and as
+// deterministic as the fixed-lane sums of stored arrays.
+TEST_F(reduce_test, computed_arrays_sum_accurately_and_identically_on_every_thread_count) {
+  namespace ta = tack::arrays;
+  const index_t n = 10'000'000;
+  const auto r = ta::random_uniform<float>(n, 42, 0.0f, 1.0f);
+  static_assert(ta::detail::computes_from_index_v<std::remove_cvref_t<decltype(r)>>);
+  long double exact = 0;
+  float strict = 0;
+  for (index_t i = 0; i < n; ++i) {
+    exact += r[i];
+    strict += r[i];
+  }
+  tack::set_num_threads(1);
+  const float s1 = tack::sum(r);
+  const long double err = std::fabs(static_cast<long double>(s1) - exact);
+  const long double strict_err = std::fabs(static_cast<long double>(strict) - exact);
+  EXPECT_LT(err, strict_err / 100) << "tack " << double(err) << " strict " << double(strict_err);
+  EXPECT_LT(err / exact, 1e-6L);
+  for (int t : {2, 3, 7}) {
+    tack::set_num_threads(t);
+    EXPECT_TRUE(same_bits(tack::sum(r), s1)) << t << " threads";
+  }
+  // Integer sums are exact whatever the grouping; every length around the vector and leaf sizes.
+  for (index_t m : {index_t{1}, index_t{2}, index_t{63}, index_t{64}, index_t{65}, index_t{1023},
+                    index_t{1025}, index_t{4097}, index_t{100'003}}) {
+    const auto c = ta::counting<std::int64_t>(m, -5, 3);
+    EXPECT_EQ(tack::sum(c), m * -5 + 3 * (m * (m - 1) / 2)) << m;
+    const auto twice = ta::counting<std::int32_t>(m) * 2;
+    static_assert(ta::detail::computes_from_index_v<std::remove_cvref_t<decltype(twice)>>);
+    EXPECT_EQ(tack::sum(twice), static_cast<std::int32_t>(m * (m - 1))) << m;
+    EXPECT_DOUBLE_EQ(tack::mean(ta::constant(2.5, m)), 2.5) << m;
+  }
+}
+
+TEST_F(reduce_test, arrays_read_from_memory_are_not_computed_from_the_index) {
+  namespace ta = tack::arrays;
+  static_assert(!ta::detail::computes_from_index_v<tack::view<float>>);
+  std::vector<float> data(4, 1.0f);
+  const auto mixed = ta::counting<float>(4) + tack::view<float>(data.data(), 4);
+  static_assert(!ta::detail::computes_from_index_v<std::remove_cvref_t<decltype(mixed)>>);
+  // A user's functor is assumed to read memory unless it says otherwise.
+  const auto f = ta::function(4, [](index_t i) { return double(i); });
+  static_assert(!ta::detail::computes_from_index_v<std::remove_cvref_t<decltype(f)>>);
+  EXPECT_EQ(tack::sum(mixed), 10.0f);
+  EXPECT_EQ(tack::sum(f), 6.0);
 }
 
 TEST_F(reduce_test, bit_identical_for_one_and_two_threads_and_repeated_runs) {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <type_traits>
@@ -76,6 +77,62 @@ TEST(Counting, EmptyArray) {
   EXPECT_EQ(c.size(), 0);
   EXPECT_TRUE(c.empty());
   EXPECT_EQ(c.begin(), c.end());
+}
+
+TEST(Counting, AStepOfOneRunsTheFormWithoutAMultiply) {
+  for (int step : {1, 3}) {
+    auto c = ta::counting<int>(50, -7, step);
+    int calls = 0;
+    c.visit_kernel_form([&](const auto& k) {
+      using K = std::remove_cvref_t<decltype(k)>;
+      EXPECT_EQ((std::is_same_v<K, ta::implicit_array<ta::counting_unit_step_fn<int>>>), step == 1);
+      ASSERT_EQ(k.size(), 50);
+      for (index_t i = 0; i < 50; ++i) EXPECT_EQ(k[i], -7 + step * static_cast<int>(i));
+      ++calls;
+    });
+    EXPECT_EQ(calls, 1);
+  }
+}
+
+TEST(Counting, FloatingElementsEqualTheCastOfTheIndexForEveryIndex) {
+  // The conversion is written to vectorize (no int64 -> double instruction before AVX-512); it
+  // must give exactly static_cast's double, also where doubles are no longer exact (>= 2^53) and
+  // at the edges of the two 32-bit halves it works on.
+  const index_t big = std::numeric_limits<index_t>::max();
+  auto c = ta::counting<double>(big);
+  auto f = ta::counting<float>(big);
+  std::vector<index_t> probes{0,           1,           2,
+                              (index_t{1} << 31) - 1,   index_t{1} << 31,
+                              (index_t{1} << 32) - 1,   index_t{1} << 32,
+                              (index_t{1} << 32) + 1,   (index_t{1} << 52) + 1,
+                              (index_t{1} << 53) + 1,   (index_t{1} << 53) + 3,
+                              (index_t{1} << 62) + 513, big - 1};
+  std::uint64_t x = 88172645463325252ull;  // xorshift: spread indices over every magnitude
+  for (int k = 0; k < 2000; ++k) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    probes.push_back(static_cast<index_t>((x >> 1) >> (k % 63)));
+  }
+  for (index_t i : probes) {
+    ASSERT_EQ(c[i], static_cast<double>(i)) << "index " << i;
+    if (i < (index_t{1} << 53)) {
+      ASSERT_EQ(f[i], static_cast<float>(i)) << "index " << i;
+    }
+  }
+}
+
+TEST(Counting, IntegerElementsWrapInsteadOfOverflowingInBetween) {
+  // start + step * i is computed modulo 2^width: an element the type can hold is exact even when
+  // step * i alone would overflow (signed overflow would be undefined behaviour).
+  auto c = ta::counting<std::int32_t>(3, -2'000'000'000, 1'500'000'000);
+  EXPECT_EQ(c[1], -500'000'000);
+  EXPECT_EQ(c[2], 1'000'000'000);
+  // Narrow types promote to int: a uint16_t product of 65535 * 65535 must not overflow int.
+  auto u = ta::counting<std::uint16_t>(65536, 0, 65535);
+  EXPECT_EQ(u[65535], static_cast<std::uint16_t>(65535u * 65535u));
+  auto s8 = ta::counting<std::int8_t>(256, -128, 1);
+  EXPECT_EQ(s8[255], 127);
 }
 
 TEST(Counting, NegativeLengthIsAValueErrorNamingTheLength) {

@@ -139,7 +139,7 @@ TEST(Protocol, NestedHandlesGiveOneInstantiationPerLayoutCombination) {
 
 TEST(Protocol, ACompositionOfKernelFormsIsItsOwnKernelForm) {
   std::vector<float> data{1, 2, 3};
-  auto c = ta::concatenate(tack::view<float>(data.data(), 3), ta::counting<float>(2)) + 1.0f;
+  auto c = ta::concatenate(tack::view<float>(data.data(), 3), ta::constant(5.0f, 2)) + 1.0f;
   using C = decltype(c);
   static_assert(C::is_kernel_form);
   static_assert(std::is_trivially_copyable_v<C>);
@@ -151,6 +151,34 @@ TEST(Protocol, ACompositionOfKernelFormsIsItsOwnKernelForm) {
   int visited = 0;
   c.for_each_array([&](const auto&) { ++visited; });
   EXPECT_EQ(visited, 0);
+}
+
+TEST(Protocol, ASpecializedFormIsChosenAtAnyDepth) {
+  // counting offers a form without the multiply when its step is 1: the composition stays its
+  // own kernel form (a kernel may capture it as it is), but visiting it passes the specialized
+  // form, rebuilt into the same composition, with the same elements.
+  std::vector<float> data{1, 2, 3};
+  for (float step : {1.0f, 2.0f}) {
+    auto c =
+        ta::concatenate(tack::view<float>(data.data(), 3), ta::counting<float>(2, 4.0f, step)) +
+        1.0f;
+    static_assert(decltype(c)::is_kernel_form);
+    int calls = 0;
+    c.visit_kernel_form([&](const auto& k) {
+      using K = std::remove_cvref_t<decltype(k)>;
+      static_assert(std::is_trivially_copyable_v<K>);
+      const bool unit = std::is_same_v<
+          K, decltype(ta::concatenate(tack::view<float>(), ta::implicit_array(
+                                                                 ta::counting_unit_step_fn<float>{},
+                                                                 0)) +
+                      1.0f)>;
+      EXPECT_EQ(unit, step == 1.0f);
+      ASSERT_EQ(k.size(), 5);
+      for (index_t i = 0; i < 5; ++i) EXPECT_EQ(k[i], c[i]) << i;
+      ++calls;
+    });
+    EXPECT_EQ(calls, 1);
+  }
 }
 
 TEST(Protocol, ForEachArrayReachesEveryHandleAtAnyDepth) {

@@ -111,6 +111,23 @@ TEST_P(Launch, ImplicitArgumentsAndSoaInsideThem) {
   EXPECT_EQ(out.to_vector(), (std::vector<double>{0, 3, 6, 9, 12}));
 }
 
+// A kernel whose parameter names the general counting type: launch passes counting's step-1 form,
+// which converts to it, so the kernel runs for both steps.
+struct store_counting {
+  void operator()(tack::index_t i, tack::view<int> out,
+                  tack::arrays::implicit_array<tack::arrays::counting_fn<int>> c) const {
+    out[i] = c[i];
+  }
+};
+
+TEST_P(Launch, AConcreteCountingParameterAcceptsEveryStep) {
+  auto out = tack::zeros<int>(4);
+  tack::launch(4, store_counting{}, out, tack::arrays::counting<int>(4, 5));
+  EXPECT_EQ(out.to_vector(), (std::vector<int>{5, 6, 7, 8}));
+  tack::launch(4, store_counting{}, out, tack::arrays::counting<int>(4, 5, -2));
+  EXPECT_EQ(out.to_vector(), (std::vector<int>{5, 3, 1, -1}));
+}
+
 TEST_P(Launch, DisjointnessOfWritableArguments) {
   auto a = tack::zeros<double>({6, 3});
   EXPECT_TRUE(tack::writable_arguments_disjoint(a.rows(0, 2), a.rows(2, 4)));

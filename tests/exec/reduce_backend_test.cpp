@@ -221,6 +221,36 @@ TEST(reduce_cpu, same_bits_for_every_thread_count_and_backend) {
   tack::set_num_threads(saved);
 }
 
+// regrouped_plus lets the vectorizer group each leaf (the reduction algorithms use it for arrays
+// computed from the index): still the same bits on every thread count and on both CPU backends.
+struct wave {
+  TACK_HOST_DEVICE float operator()(index_t i) const {
+    return static_cast<float>(i % 1000) * 0.001f - 0.3f;
+  }
+};
+
+TEST(reduce_cpu, regrouped_sums_give_the_same_bits_for_every_thread_count_and_backend) {
+  const int saved = tack::num_threads();
+  for (index_t n : {index_t{1}, index_t{7}, index_t{64}, index_t{1025}, index_t{5000},
+                    index_t{1'000'000}, index_t{3'000'017}}) {
+    const tack::detail::regrouped_plus op{};
+    const float serial = tack::parallel_reduce(tack::serial_backend{}, n, 0.0f, wave{}, op);
+    long double exact = 0;
+    for (index_t i = 0; i < n; ++i) exact += wave{}(i);
+    EXPECT_NEAR(serial, static_cast<double>(exact), 1e-6 * static_cast<double>(n)) << n;
+    for (int t : {1, 2, 3, 16}) {
+      tack::set_num_threads(t);
+      const float got = tack::parallel_reduce(tack::cpu(), n, 0.0f, wave{}, op);
+      EXPECT_EQ(std::memcmp(&got, &serial, sizeof got), 0) << "n = " << n << ", " << t;
+#if TACK_HAS_OPENMP
+      const float omp = tack::parallel_reduce(tack::openmp_backend{}, n, 0.0f, wave{}, op);
+      EXPECT_EQ(std::memcmp(&omp, &serial, sizeof omp), 0) << "n = " << n << ", " << t;
+#endif
+    }
+  }
+  tack::set_num_threads(saved);
+}
+
 TEST(reduce_cpu, default_device_overload) {
   const auto x = test_floats(1000);
   const float got = default_device_sum(1000, x.data());

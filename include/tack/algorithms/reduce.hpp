@@ -269,12 +269,25 @@ decltype(auto) with_kernel_form_on(const tack::device& d, const char* op, const 
   });
 }
 
+/// The op a reduction of kernel form `K` runs: `regrouped_plus` for an arithmetic sum of values
+/// computed from the index (the CPU backends then let the vectorizer group each leaf), else `op`.
+template <class K, class T, class Op>
+TACK_INLINE constexpr auto leaf_op(const Op& op) {
+  if constexpr (std::is_same_v<Op, ops::plus> && std::is_arithmetic_v<T> &&
+                arrays::detail::computes_from_index_v<K>) {
+    return regrouped_plus{};
+  } else {
+    return op;
+  }
+}
+
 /// `op(init, x_0, ..., x_{m-1})` over the scalar components of `a` (the core of every reduction).
 template <class A, class T, class Op>
 T reduce_components(const char* name, const A& a, T init, Op op) {
   return with_kernel_form_on(algorithm_device(a), name, a, [&](auto backend, const auto& k) {
-    const component_reader<std::remove_cvref_t<decltype(k)>> read{k};
-    return tack::parallel_reduce(backend, read.count(), init, read, op);
+    using K = std::remove_cvref_t<decltype(k)>;
+    const component_reader<K> read{k};
+    return tack::parallel_reduce(backend, read.count(), init, read, leaf_op<K, T>(op));
   });
 }
 
@@ -343,7 +356,8 @@ T transform_reduce(const A& a, T init, ReduceOp reduce_op, Fn fn) {
       detail::algorithm_device(a), "tack::transform_reduce", a, [&](auto backend, const auto& k) {
         using K = std::remove_cvref_t<decltype(k)>;
         const detail::transformed_reader<K, Fn> read{{k}, fn};
-        return tack::parallel_reduce(backend, read.read.count(), init, read, reduce_op);
+        return tack::parallel_reduce(backend, read.read.count(), init, read,
+                                     detail::leaf_op<K, T>(reduce_op));
       });
 }
 

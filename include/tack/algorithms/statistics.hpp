@@ -69,7 +69,8 @@ auto variance(const A& a, index_t ddof = 0) {
       detail::algorithm_device(a), "tack::variance", a, [&](auto backend, const auto& k) {
         using K = std::remove_cvref_t<decltype(k)>;
         const detail::transformed_reader<K, detail::squared_deviation<R>> read{{k}, {m}};
-        return tack::parallel_reduce(backend, read.read.count(), R{}, read, ops::plus{});
+        return tack::parallel_reduce(backend, read.read.count(), R{}, read,
+                                     detail::leaf_op<K, R>(ops::plus{}));
       });
   return static_cast<R>(ss / static_cast<R>(n - ddof));
 }

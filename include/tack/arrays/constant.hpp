@@ -10,6 +10,7 @@ namespace tack::arrays {
 /// Every element is `value`.
 template <class T>
 struct constant_fn {
+  static constexpr bool computes_from_index = true;  // reads no memory
   T value;
   TACK_FORCEINLINE constexpr computed_t<T> operator()(index_t) const { return value; }
 };

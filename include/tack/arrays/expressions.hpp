@@ -67,6 +67,8 @@ struct scalar_operand {
   S value;
   TACK_FORCEINLINE constexpr computed_t<S> operator[](index_t) const { return value; }
 };
+template <class S>
+inline constexpr bool computes_from_index_v<scalar_operand<S>> = true;
 
 // ---- element-wise math ---------------------------------------------------------------------------
 

@@ -30,6 +30,12 @@
 ///   when its functor is, and is its own kernel form. Otherwise `visit_kernel_form(f)` visits each
 ///   operand's kernel form in turn (nested, so each layout combination of the held handles is its
 ///   own instantiation) and calls `f` with the same composition rebuilt over those forms.
+/// - **Specialized forms.** A functor without operands may offer faster equivalents chosen from
+///   its run-time values: a host-only `visit_form(g)` calls `g` with the functor to run (itself or
+///   another type computing the same elements; `counting` with step 1 needs no multiply). The
+///   array stays its own kernel form (a kernel may capture it as it is), but `visit_kernel_form`,
+///   which `launch` and the algorithms use, passes the specialized form, at any depth of a
+///   composition. Each form is one more instantiation of the kernel; lengths never are.
 
 #include <tack/core/concepts.hpp>
 #include <tack/core/error.hpp>
@@ -284,6 +290,56 @@ struct functor_is_kernel_form<F> {
       all(static_cast<decltype(std::declval<const F&>().operands())*>(nullptr));
 };
 
+/// Functors that choose a specialized form at run time (see the file comment).
+template <class F>
+concept has_form_choice = requires(const F& f, kernel_form_probe p) { f.visit_form(p); };
+
+template <class A>
+inline constexpr bool offers_specialized_forms_v = false;
+
+template <class F>
+struct functor_offers_forms : std::bool_constant<has_form_choice<F>> {};
+template <class F>
+  requires has_operands<F>
+struct functor_offers_forms<F> {
+  template <class... A>
+  static constexpr bool any(const std::tuple<const A&...>*) {
+    return (offers_specialized_forms_v<A> || ...);
+  }
+  static constexpr bool value =
+      any(static_cast<decltype(std::declval<const F&>().operands())*>(nullptr));
+};
+template <class F>
+inline constexpr bool offers_specialized_forms_v<implicit_array<F>> =
+    functor_offers_forms<F>::value;
+
+/// Whether every element of `A` is computed from its index alone, reading no memory (true for a
+/// functor that says so with `static constexpr bool computes_from_index = true`, and for a
+/// composition whose operands all are). The CPU reductions pick their loop by it: a sum of
+/// computed values is bound by the computation, which a vectorizer-grouped loop with a vector
+/// induction does best; a sum that reads memory does better with more independent accumulators
+/// (exec/backend/serial/blocks.hpp). A user functor that does not say is assumed to read memory.
+template <class A>
+inline constexpr bool computes_from_index_v = false;
+
+template <class F>
+struct functor_computes_from_index : std::bool_constant<requires {
+  requires F::computes_from_index;
+}> {};
+template <class F>
+  requires has_operands<F>
+struct functor_computes_from_index<F> {
+  template <class... A>
+  static constexpr bool all(const std::tuple<const A&...>*) {
+    return (computes_from_index_v<A> && ...);
+  }
+  static constexpr bool value =
+      all(static_cast<decltype(std::declval<const F&>().operands())*>(nullptr));
+};
+template <class F>
+inline constexpr bool computes_from_index_v<implicit_array<F>> =
+    functor_computes_from_index<F>::value;
+
 /// The device an operand lives on, if it says (`tack::array::device()`, composed arrays).
 template <class A>
 std::optional<tack::device> operand_device(const A& a) {
@@ -355,6 +411,14 @@ public:
 
   /// `implicit_array(fn, n)`: `n` elements, element `i` is `fn(i)`.
   TACK_INLINE constexpr implicit_array(F fn, index_t n) : fn_(static_cast<F&&>(fn)), size_(n) {}
+
+  /// From an array over a functor that converts to `F`: a specialized form to its general one
+  /// (`counting` with step 1 to `counting`), so a kernel whose parameter names the general type
+  /// accepts the form `visit_kernel_form` passes.
+  template <class G>
+    requires(!std::is_same_v<G, F> && std::is_convertible_v<const G&, F>)
+  TACK_INLINE constexpr implicit_array(const implicit_array<G>& other)
+      : fn_(other.functor()), size_(other.size()) {}
 
   /// Element `i` (checked against `size()` in debug mode).
   TACK_EXEC_CHECK_DISABLE
@@ -444,7 +508,11 @@ public:
   /// combination of the handles it holds, chosen at run time).
   template <class V>
   decltype(auto) visit_kernel_form(V&& f) const {
-    if constexpr (is_kernel_form) {
+    if constexpr (detail::has_form_choice<F>) {
+      return fn_.visit_form([&](const auto& g) -> decltype(auto) {
+        return f(implicit_array<std::remove_cvref_t<decltype(g)>>(g, size_));
+      });
+    } else if constexpr (is_kernel_form && !detail::functor_offers_forms<F>::value) {
       return std::forward<V>(f)(*this);
     } else {
       auto rebuild = [&](const auto&... k) -> decltype(auto) {

@@ -176,6 +176,7 @@ TACK_INLINE T cos_two_pi_dyadic(std::uint64_t j, int bits) {
 /// Philox-4x32-10 with counter `i` and key `seed`.
 template <class T>
 struct random_bits_fn {
+  static constexpr bool computes_from_index = true;  // reads no memory
   std::uint64_t seed;
   TACK_FORCEINLINE constexpr T operator()(index_t i) const {
     const auto b = tack::detail::philox_for_index(seed, static_cast<std::uint64_t>(i));
@@ -191,6 +192,7 @@ struct random_bits_fn {
 /// (float) or `2^-53` (double).
 template <class T>
 struct random_uniform_fn {
+  static constexpr bool computes_from_index = true;  // reads no memory
   std::uint64_t seed;
   T lo;
   T hi;
@@ -206,6 +208,7 @@ struct random_uniform_fn {
 /// the block: `sqrt(-2 log u1) cos(2 pi u2)`, `u1` in `(0, 1]`, `u2` in `[0, 1)`.
 template <class T>
 struct random_normal_fn {
+  static constexpr bool computes_from_index = true;  // reads no memory
   std::uint64_t seed;
   TACK_FORCEINLINE T operator()(index_t i) const {
     constexpr int bits = detail::uniform_bits<T>;

@@ -15,6 +15,7 @@ namespace tack::arrays {
 /// Point `i = ix + nx * (iy + ny * iz)` is `origin + spacing * (ix, iy, iz)` component-wise.
 template <class T>
 struct uniform_coordinates_fn {
+  static constexpr bool computes_from_index = true;  // reads no memory
   index_t nx;
   index_t ny;
   vec<T, 3> origin;

@@ -54,6 +54,8 @@
 // attribute from being lost when the loop itself is inlined into its caller.
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
 #define TACK_IMPL_FLATTEN_LOOP __attribute__((flatten, noinline))
+#define TACK_IMPL_NOINLINE __attribute__((noinline))
 #else
 #define TACK_IMPL_FLATTEN_LOOP
+#define TACK_IMPL_NOINLINE
 #endif
