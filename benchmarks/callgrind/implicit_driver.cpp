@@ -29,7 +29,10 @@ struct poly {
 [[gnu::noinline]] void tack_compose3(tack::view<double> out, tack::view<const std::int32_t> idx) {
   const auto e = tack::arrays::permutation(
       idx, tack::arrays::transform(tack::arrays::counting<double>(out.size()), poly{}));
-  for (index_t i = 0; i < out.size(); ++i) out[i] = e[i];
+  // Through the kernel form, as copyto and launch read it (counting's start-0, step-1 form).
+  tack::visit_kernel_form(e, [&](const auto& k) {
+    for (index_t i = 0; i < out.size(); ++i) out[i] = k[i];
+  });
 }
 [[gnu::noinline]] void hand_compose3(double* out, const std::int32_t* idx, index_t n) {
   const poly f{};

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -79,47 +80,81 @@ TEST(Counting, EmptyArray) {
   EXPECT_EQ(c.begin(), c.end());
 }
 
-TEST(Counting, AStepOfOneRunsTheFormWithoutAMultiply) {
-  for (int step : {1, 3}) {
-    auto c = ta::counting<int>(50, -7, step);
+TEST(Counting, AStepOfOneRunsAFormWithoutAMultiply) {
+  // visit_kernel_form (what launch and the algorithms use) passes the cheapest equal functor.
+  struct expected {
+    int start, step;
+    int form;  // 0: counting_index_fn, 1: counting_unit_step_fn, 2: counting_fn
+  };
+  for (const expected e : {expected{0, 1, 0}, expected{-7, 1, 1}, expected{-7, 3, 2},
+                           expected{0, 3, 2}}) {
+    auto c = ta::counting<int>(50, e.start, e.step);
     int calls = 0;
     c.visit_kernel_form([&](const auto& k) {
       using K = std::remove_cvref_t<decltype(k)>;
-      EXPECT_EQ((std::is_same_v<K, ta::implicit_array<ta::counting_unit_step_fn<int>>>), step == 1);
+      const int form = std::is_same_v<K, ta::implicit_array<ta::counting_index_fn<int>>>       ? 0
+                       : std::is_same_v<K, ta::implicit_array<ta::counting_unit_step_fn<int>>> ? 1
+                       : std::is_same_v<K, ta::implicit_array<ta::counting_fn<int>>>           ? 2
+                                                                                               : -1;
+      EXPECT_EQ(form, e.form) << e.start << ", " << e.step;
       ASSERT_EQ(k.size(), 50);
-      for (index_t i = 0; i < 50; ++i) EXPECT_EQ(k[i], -7 + step * static_cast<int>(i));
+      for (index_t i = 0; i < 50; ++i) EXPECT_EQ(k[i], e.start + e.step * static_cast<int>(i));
+      // Every form converts back to the general one with the same elements.
+      const ta::implicit_array<ta::counting_fn<int>> general = k;
+      EXPECT_EQ(general[49], k[49]);
       ++calls;
     });
     EXPECT_EQ(calls, 1);
+  }
+  // Floating point: the specialized forms give the same bits, signed zeros included.
+  for (double start : {0.0, -0.0, 2.5}) {
+    auto c = ta::counting<double>(10, start, 1.0);
+    c.visit_kernel_form([&](const auto& k) {
+      for (index_t i = 0; i < 10; ++i) {
+        const double want = start + 1.0 * static_cast<double>(i);
+        EXPECT_EQ(std::memcmp(&want, &static_cast<const double&>(k[i]), sizeof want), 0)
+            << start << " " << i;
+      }
+    });
   }
 }
 
 TEST(Counting, FloatingElementsEqualTheCastOfTheIndexForEveryIndex) {
   // The conversion is written to vectorize (no int64 -> double instruction before AVX-512); it
-  // must give exactly static_cast's double, also where doubles are no longer exact (>= 2^53) and
-  // at the edges of the two 32-bit halves it works on.
-  const index_t big = std::numeric_limits<index_t>::max();
-  auto c = ta::counting<double>(big);
-  auto f = ta::counting<float>(big);
-  std::vector<index_t> probes{0,           1,           2,
-                              (index_t{1} << 31) - 1,   index_t{1} << 31,
-                              (index_t{1} << 32) - 1,   index_t{1} << 32,
-                              (index_t{1} << 32) + 1,   (index_t{1} << 52) + 1,
-                              (index_t{1} << 53) + 1,   (index_t{1} << 53) + 3,
-                              (index_t{1} << 62) + 513, big - 1};
+  // must give exactly static_cast's value for every index a floating-point counting can have.
+  const index_t longest = index_t{1} << 52;
+  auto c = ta::counting<double>(longest);
+  auto f = ta::counting<float>(longest);
+  std::vector<index_t> probes{0,
+                              1,
+                              2,
+                              (index_t{1} << 24) + 1,  // float rounds here
+                              (index_t{1} << 31) - 1,
+                              index_t{1} << 31,
+                              (index_t{1} << 32) + 1,
+                              (index_t{1} << 51) + 12345,
+                              longest - 1};
   std::uint64_t x = 88172645463325252ull;  // xorshift: spread indices over every magnitude
   for (int k = 0; k < 2000; ++k) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    probes.push_back(static_cast<index_t>((x >> 1) >> (k % 63)));
+    probes.push_back(static_cast<index_t>((x >> 12) >> (k % 52)));
   }
   for (index_t i : probes) {
     ASSERT_EQ(c[i], static_cast<double>(i)) << "index " << i;
-    if (i < (index_t{1} << 53)) {
-      ASSERT_EQ(f[i], static_cast<float>(i)) << "index " << i;
-    }
+    ASSERT_EQ(f[i], static_cast<float>(i)) << "index " << i;
   }
+}
+
+TEST(Counting, FloatingLengthsPast2To52AreAValueError) {
+  const index_t too_long = (index_t{1} << 52) + 1;
+  EXPECT_THROW_MSG((void)ta::counting<double>(too_long), tack::value_error,
+                   "tack::arrays::counting", std::to_string(too_long), "2^52");
+  EXPECT_THROW_MSG((void)ta::counting<float>(too_long), tack::value_error,
+                   "tack::arrays::counting");
+  // Integer counters have no such limit.
+  EXPECT_EQ(ta::counting<std::int64_t>(too_long)[too_long - 1], too_long - 1);
 }
 
 TEST(Counting, IntegerElementsWrapInsteadOfOverflowingInBetween) {
