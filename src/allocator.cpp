@@ -4,6 +4,8 @@
 #include <tack/detail/cuda_runtime.hpp>
 #include <tack/memory/allocator.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -13,21 +15,128 @@
 #include <vector>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace tack {
 namespace {
 
 std::string bytes_text(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
 
-// Host memory. Large blocks come straight from mmap, 2 MiB-aligned and advised onto transparent huge
-// pages: first touch then costs about a fifth of 4 KiB pages on these machines (MACHINE-NOTES), and
-// fresh mmap pages are known to be zero, which lets `zeros` skip its fill pass.
+// Freed large host blocks (whole 2 MiB-aligned mappings) kept for reuse, oldest evicted first once
+// their total passes the limit. Why: a fresh mapping costs a page fault and the kernel's zeroing
+// per page on first touch (on the VMs this was measured on, 75-524 ms for 256 MiB, several times
+// the copy that then fills it: docs/performance.md), and a program that makes arrays in a loop
+// (`b = a.copy()`, temporaries of a time step) pays it every iteration. glibc's malloc keeps no
+// block above 32 MiB; this does what its dynamic mmap threshold does for smaller ones.
+class host_block_cache {
+public:
+  host_block_cache() : limit_(initial_limit()) {}
+  ~host_block_cache() { release(); }
+
+  // A cached block of at least `size` bytes, trimmed to `size` (the smallest that fits), or null.
+  void* take(std::size_t size) noexcept {
+    std::lock_guard lock(mutex_);
+    std::size_t best = blocks_.size();
+    for (std::size_t k = 0; k < blocks_.size(); ++k) {
+      if (blocks_[k].size >= size && (best == blocks_.size() || blocks_[k].size < blocks_[best].size)) {
+        best = k;
+      }
+    }
+    if (best == blocks_.size()) return nullptr;
+    const block b = blocks_[best];
+    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(best));
+    bytes_ -= b.size;
+    if (b.size > size) munmap(static_cast<char*>(b.p) + size, b.size - size);
+    return b.p;
+  }
+
+  // Keeps `p` (a mapping of `size` bytes) unless it alone passes the limit; then evicts the oldest
+  // blocks until the total is within the limit. Returns false when the caller must unmap `p`.
+  bool put(void* p, std::size_t size) noexcept {
+    std::lock_guard lock(mutex_);
+    if (size > limit_) return false;
+    try {
+      blocks_.push_back({p, size});
+    } catch (...) {
+      return false;
+    }
+    bytes_ += size;
+    trim_locked();
+    return true;
+  }
+
+  void release() noexcept {
+    std::lock_guard lock(mutex_);
+    for (const block& b : blocks_) munmap(b.p, b.size);
+    blocks_.clear();
+    bytes_ = 0;
+  }
+  void set_limit(std::size_t bytes) noexcept {
+    std::lock_guard lock(mutex_);
+    limit_ = bytes;
+    trim_locked();
+  }
+  std::size_t limit() const noexcept {
+    std::lock_guard lock(mutex_);
+    return limit_;
+  }
+  std::size_t bytes() const noexcept {
+    std::lock_guard lock(mutex_);
+    return bytes_;
+  }
+
+private:
+  struct block {
+    void* p;
+    std::size_t size;
+  };
+
+  void trim_locked() noexcept {
+    std::size_t evicted = 0;
+    while (bytes_ > limit_ && evicted < blocks_.size()) {
+      munmap(blocks_[evicted].p, blocks_[evicted].size);
+      bytes_ -= blocks_[evicted].size;
+      ++evicted;
+    }
+    blocks_.erase(blocks_.begin(), blocks_.begin() + static_cast<std::ptrdiff_t>(evicted));
+  }
+
+  static std::size_t initial_limit() noexcept {
+    if (const char* env = std::getenv("TACK_HOST_CACHE_BYTES")) {
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(env, &end, 10);
+      if (end != env && *end == '\0') return static_cast<std::size_t>(v);
+    }
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page = sysconf(_SC_PAGESIZE);
+    const std::size_t eighth =
+        pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 8
+                              : 0;
+    return std::min<std::size_t>(eighth, std::size_t{4} << 30);
+  }
+
+  mutable std::mutex mutex_;
+  std::vector<block> blocks_;  // oldest first
+  std::size_t bytes_ = 0;
+  std::size_t limit_;
+};
+
+// Host memory. Large blocks are whole mmap mappings, 2 MiB-aligned and advised onto transparent
+// huge pages (first touch then costs about a fifth of 4 KiB pages on these machines,
+// MACHINE-NOTES), reused through `host_block_cache`; a fresh mapping reads as zero, which lets
+// `zeros` skip its fill. Small blocks come from aligned_alloc (malloc keeps those itself).
 class host_allocator final : public allocator {
 public:
   static constexpr std::size_t huge_page = std::size_t{2} << 20;
   static constexpr std::size_t alignment = 64;
 
   void* allocate(std::size_t bytes) override {
+    bool zeroed = false;
+    return allocate_reporting_zero(bytes, zeroed);
+  }
+
+  void* allocate_reporting_zero(std::size_t bytes, bool& zeroed) override {
+    zeroed = false;
     if (bytes == 0) return nullptr;
     if (bytes < huge_page) {
       void* p = std::aligned_alloc(alignment, round_up(bytes, alignment));
@@ -35,29 +144,22 @@ public:
       return p;
     }
     const std::size_t size = round_up(bytes, huge_page);
-    // Over-map by one huge page so the block can start on a 2 MiB boundary, then trim.
-    void* raw = mmap(nullptr, size + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
-    if (raw == MAP_FAILED) {
-      throw out_of_memory("tack: host allocation of " + bytes_text(bytes) + " failed (mmap)");
+    if (void* p = cache_.take(size)) return p;
+    void* p = map_fresh(size);
+    if (!p) {
+      cache_.release();  // the memory the cache holds may be what is missing
+      p = map_fresh(size);
     }
-    auto base = reinterpret_cast<std::uintptr_t>(raw);
-    auto aligned = round_up(base, huge_page);
-    if (aligned > base) munmap(raw, aligned - base);
-    const std::uintptr_t tail = aligned + size;
-    const std::uintptr_t end = base + size + huge_page;
-    if (end > tail) munmap(reinterpret_cast<void*>(tail), end - tail);
-#ifdef MADV_HUGEPAGE
-    madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
-#endif
-    return reinterpret_cast<void*>(aligned);
+    if (!p) throw out_of_memory("tack: host allocation of " + bytes_text(bytes) + " failed (mmap)");
+    zeroed = true;
+    return p;
   }
 
   void deallocate(void* p, std::size_t bytes) noexcept override {
     if (!p) return;
     if (bytes < huge_page) {
       std::free(p);
-    } else {
+    } else if (!cache_.put(p, round_up(bytes, huge_page))) {
       munmap(p, round_up(bytes, huge_page));
     }
   }
@@ -91,13 +193,34 @@ public:
 #endif
   }
 
-  bool zeroed_on_allocate(std::size_t bytes) const noexcept override { return bytes >= huge_page; }
   memory_space space() const noexcept override { return memory_space::host; }
   tack::device device() const noexcept override { return cpu(); }
   std::string name() const override { return "host"; }
 
+  host_block_cache& cache() noexcept { return cache_; }
+
 private:
   static std::size_t round_up(std::size_t v, std::size_t a) { return (v + a - 1) / a * a; }
+
+  // A fresh mapping of `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, or null.
+  static void* map_fresh(std::size_t size) noexcept {
+    // Over-map by one huge page so the block can start on a 2 MiB boundary, then trim.
+    void* raw = mmap(nullptr, size + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (raw == MAP_FAILED) return nullptr;
+    auto base = reinterpret_cast<std::uintptr_t>(raw);
+    auto aligned = round_up(base, huge_page);
+    if (aligned > base) munmap(raw, aligned - base);
+    const std::uintptr_t tail = aligned + size;
+    const std::uintptr_t end = base + size + huge_page;
+    if (end > tail) munmap(reinterpret_cast<void*>(tail), end - tail);
+#ifdef MADV_HUGEPAGE
+    madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
+#endif
+    return reinterpret_cast<void*>(aligned);
+  }
+
+  host_block_cache cache_;
 };
 
 class cuda_allocator final : public allocator {
@@ -271,6 +394,18 @@ pool_allocator& as_pool(allocator_id id, const char* op) {
 }  // namespace
 
 void release_pool(allocator_id pool) { as_pool(pool, "release_pool").release(); }
+
+namespace {
+host_block_cache& host_cache() {
+  // The registry's allocator 0 is always the host allocator.
+  return static_cast<host_allocator&>(allocator_from_id(0)).cache();
+}
+}  // namespace
+
+void set_host_cache_limit(std::size_t bytes) { host_cache().set_limit(bytes); }
+std::size_t host_cache_limit() { return host_cache().limit(); }
+std::size_t host_cached_bytes() { return host_cache().bytes(); }
+void release_host_cache() { host_cache().release(); }
 std::size_t pool_cached_bytes(allocator_id pool) {
   return as_pool(pool, "pool_cached_bytes").cached();
 }

@@ -15,13 +15,14 @@ buffer buffer::allocate(tack::device d, std::size_t bytes) {
 buffer buffer::allocate_with(allocator_id id, std::size_t bytes) {
   tack::allocator& a = allocator_from_id(id);
   auto state = std::make_shared<detail::buffer_state>();
-  state->data = a.allocate(bytes);  // throws out_of_memory before anything else exists
+  bool zeroed = false;
+  state->data = a.allocate_reporting_zero(bytes, zeroed);  // throws before anything else exists
   state->capacity = bytes;
   state->device = a.device();
   state->alloc_id = id;
   state->alloc = &a;
   state->host_accessible = tack::host_accessible(a.space());
-  state->zeroed = a.zeroed_on_allocate(bytes);
+  state->zeroed = zeroed;
   buffer b;
   b.state_ = std::move(state);
   return b;

@@ -11,6 +11,7 @@
 #include "common/tack_test.hpp"
 
 #include <cstring>
+#include <thread>
 #include <vector>
 
 TEST(Device, NamesAndParsing) {
@@ -57,12 +58,15 @@ TEST(Allocator, RegistryAndSpaces) {
   EXPECT_FALSE(tack::host_accessible(tack::memory_space::device));
 }
 
-TEST(Allocator, HostMemoryIsAlignedAndHugeBlocksAreZero) {
+TEST(Allocator, HostMemoryIsAlignedAndFreshHugeBlocksAreZero) {
   auto& a = tack::allocator_from_id(tack::get_allocator(tack::memory_space::host));
+  tack::release_host_cache();
   for (std::size_t bytes : {std::size_t{1}, std::size_t{100}, std::size_t{4} << 20}) {
-    void* p = a.allocate(bytes);
+    bool zeroed = false;
+    void* p = a.allocate_reporting_zero(bytes, zeroed);
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0u);
-    if (a.zeroed_on_allocate(bytes)) {
+    EXPECT_EQ(zeroed, bytes >= (std::size_t{2} << 20)) << bytes;  // fresh mappings only
+    if (zeroed) {
       std::vector<char> zero(bytes, 0);
       EXPECT_EQ(std::memcmp(p, zero.data(), bytes), 0);
       EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % (std::size_t{2} << 20), 0u);
@@ -72,6 +76,113 @@ TEST(Allocator, HostMemoryIsAlignedAndHugeBlocksAreZero) {
   }
   EXPECT_EQ(a.allocate(0), nullptr);
   EXPECT_THROW_MSG(a.allocate(std::size_t{1} << 60), tack::out_of_memory, "bytes");
+}
+
+// Restores the host cache's limit and empties it around a test.
+class HostCache : public ::testing::Test {
+protected:
+  void SetUp() override {
+    saved_ = tack::host_cache_limit();
+    tack::release_host_cache();
+  }
+  void TearDown() override {
+    tack::set_host_cache_limit(saved_);
+    tack::release_host_cache();
+  }
+  static constexpr std::size_t mib = std::size_t{1} << 20;
+  std::size_t saved_ = 0;
+};
+
+TEST_F(HostCache, FreedLargeBlocksAreReusedAndReportedAsNotZero) {
+  tack::set_host_cache_limit(64 * mib);
+  void* first = nullptr;
+  {
+    auto b = tack::buffer::allocate(tack::cpu(), 6 * mib);
+    EXPECT_TRUE(b.zeroed());
+    first = b.data();
+    std::memset(first, 0x5a, 6 * mib);
+  }
+  EXPECT_EQ(tack::host_cached_bytes(), 6 * mib);
+  auto again = tack::buffer::allocate(tack::cpu(), 6 * mib - 100);  // same 2 MiB rounding
+  EXPECT_EQ(again.data(), first);
+  EXPECT_FALSE(again.zeroed());  // the old contents are still there
+  EXPECT_EQ(static_cast<unsigned char*>(again.data())[12345], 0x5a);
+  EXPECT_EQ(tack::host_cached_bytes(), 0u);
+}
+
+TEST_F(HostCache, ASmallerRequestTakesTheSmallestFitTrimmed) {
+  tack::set_host_cache_limit(64 * mib);
+  auto& a = tack::allocator_from_id(0);
+  void* big = a.allocate(16 * mib);
+  void* mid = a.allocate(8 * mib);
+  a.deallocate(big, 16 * mib);
+  a.deallocate(mid, 8 * mib);
+  EXPECT_EQ(tack::host_cached_bytes(), 24 * mib);
+  void* p = a.allocate(4 * mib);  // the 8 MiB block, its last 4 MiB returned to the system
+  EXPECT_EQ(p, mid);
+  EXPECT_EQ(tack::host_cached_bytes(), 16 * mib);
+  std::memset(p, 1, 4 * mib);
+  a.deallocate(p, 4 * mib);
+  EXPECT_EQ(tack::host_cached_bytes(), 20 * mib);
+}
+
+TEST_F(HostCache, TheLimitEvictsTheOldestBlocksAndZeroTurnsTheCacheOff) {
+  auto& a = tack::allocator_from_id(0);
+  tack::set_host_cache_limit(10 * mib);
+  void* p1 = a.allocate(4 * mib);
+  void* p2 = a.allocate(4 * mib);
+  void* p3 = a.allocate(4 * mib);
+  a.deallocate(p1, 4 * mib);
+  a.deallocate(p2, 4 * mib);
+  a.deallocate(p3, 4 * mib);  // 12 MiB > 10: p1 goes
+  EXPECT_EQ(tack::host_cached_bytes(), 8 * mib);
+  void* q = a.allocate(4 * mib);
+  EXPECT_TRUE(q == p2 || q == p3);
+  a.deallocate(q, 4 * mib);
+  void* huge = a.allocate(12 * mib);  // larger than the limit: never kept
+  a.deallocate(huge, 12 * mib);
+  EXPECT_EQ(tack::host_cached_bytes(), 8 * mib);
+  tack::set_host_cache_limit(0);  // lowering the limit evicts at once
+  EXPECT_EQ(tack::host_cache_limit(), 0u);
+  EXPECT_EQ(tack::host_cached_bytes(), 0u);
+  void* r = a.allocate(4 * mib);
+  a.deallocate(r, 4 * mib);
+  EXPECT_EQ(tack::host_cached_bytes(), 0u);
+}
+
+TEST_F(HostCache, ZerosOnAReusedBlockIsZero) {
+  tack::set_host_cache_limit(64 * mib);
+  {
+    auto b = tack::buffer::allocate(tack::cpu(), 8 * mib);
+    std::memset(b.data(), 0xff, 8 * mib);
+  }
+  ASSERT_EQ(tack::host_cached_bytes(), 8 * mib);
+  auto again = tack::buffer::allocate(tack::cpu(), 8 * mib);
+  ASSERT_FALSE(again.zeroed());
+  // What tack::zeros does with a block that is not known to be zero.
+  double zero = 0.0;
+  tack::detail::host_fill(again.data(), &zero, sizeof zero, 8 * mib / sizeof zero);
+  const auto* d = static_cast<const double*>(again.data());
+  for (std::size_t i = 0; i < 8 * mib / sizeof(double); i += 4099) ASSERT_EQ(d[i], 0.0) << i;
+}
+
+TEST_F(HostCache, ThreadsAllocateAndFreeConcurrently) {
+  tack::set_host_cache_limit(16 * mib);
+  auto& a = tack::allocator_from_id(0);
+  auto work = [&a](unsigned char tag) {
+    for (int k = 0; k < 40; ++k) {
+      const std::size_t bytes = (2 + static_cast<std::size_t>(k % 3) * 2) * mib;
+      auto* p = static_cast<unsigned char*>(a.allocate(bytes));
+      p[0] = tag;
+      p[bytes - 1] = tag;
+      EXPECT_EQ(p[0], tag);
+      a.deallocate(p, bytes);
+    }
+  };
+  std::thread t1(work, 1), t2(work, 2);
+  t1.join();
+  t2.join();
+  EXPECT_LE(tack::host_cached_bytes(), 16 * mib);
 }
 
 // A user allocator registered next to the library's: counts what it hands out.

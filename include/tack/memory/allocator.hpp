@@ -36,8 +36,16 @@ public:
   virtual void* grow_in_place(void* /*p*/, std::size_t /*old_bytes*/, std::size_t /*new_bytes*/) noexcept {
     return nullptr;
   }
-  /// Whether fresh memory from `allocate` is known to read as zero bytes (fresh pages).
+  /// Whether every block of `bytes` from `allocate` is known to read as zero bytes (fresh pages).
   virtual bool zeroed_on_allocate(std::size_t /*bytes*/) const noexcept { return false; }
+  /// `allocate`, also saying whether this block reads as zero bytes (`tack::zeros` then skips its
+  /// fill). For allocators that reuse blocks, where the answer depends on the block. Default:
+  /// `allocate(bytes)` and `zeroed_on_allocate(bytes)`.
+  virtual void* allocate_reporting_zero(std::size_t bytes, bool& zeroed) {
+    void* p = allocate(bytes);
+    zeroed = zeroed_on_allocate(bytes);
+    return p;
+  }
   /// A short name for messages (`"host"`, `"cuda:0 device"`, `"pool(host)"`).
   virtual std::string name() const = 0;
 };
@@ -67,5 +75,21 @@ void release_pool(allocator_id pool);
 
 /// Bytes a pool allocator holds in its cache right now (for tests and diagnostics).
 std::size_t pool_cached_bytes(allocator_id pool);
+
+/// The default host allocator keeps freed large blocks (2 MiB and more, whole mappings) for reuse,
+/// up to a limit: a fresh block costs a page fault and the kernel's zeroing per page on first
+/// touch, which is often more than the work done with it (`b = a.copy()` in a loop). The limit
+/// starts as `TACK_HOST_CACHE_BYTES` when set (0 turns the cache off), else an eighth of physical
+/// memory, at most 4 GiB. `tack::set_host_cache_limit(0);  // return freed blocks at once`
+void set_host_cache_limit(std::size_t bytes);
+
+/// The current limit of the host block cache, in bytes.
+std::size_t host_cache_limit();
+
+/// Bytes of freed host blocks the cache holds right now.
+std::size_t host_cached_bytes();
+
+/// Returns every cached host block to the operating system (the limit is unchanged).
+void release_host_cache();
 
 }  // namespace tack
