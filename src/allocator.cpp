@@ -124,7 +124,8 @@ private:
 // Host memory. Large blocks are whole mmap mappings, 2 MiB-aligned and advised onto transparent
 // huge pages (first touch then costs about a fifth of 4 KiB pages on these machines,
 // MACHINE-NOTES), reused through `host_block_cache`; a fresh mapping reads as zero, which lets
-// `zeros` skip its fill. Small blocks come from aligned_alloc (malloc keeps those itself).
+// `zeros` skip its fill. Small blocks come from malloc, aligned by an offset (malloc keeps those
+// itself).
 class host_allocator final : public allocator {
 public:
   static constexpr std::size_t huge_page = std::size_t{2} << 20;
@@ -139,9 +140,15 @@ public:
     zeroed = false;
     if (bytes == 0) return nullptr;
     if (bytes < huge_page) {
-      void* p = std::aligned_alloc(alignment, round_up(bytes, alignment));
-      if (!p) throw out_of_memory("tack: host allocation of " + bytes_text(bytes) + " failed");
-      return p;
+      // malloc plus an aligning offset, the original pointer kept just below the block: glibc's
+      // aligned_alloc goes through _int_memalign, ~4x the instructions of malloc (measured with
+      // callgrind: 470 against ~110 per call), a third of a small copy()'s overhead.
+      void* raw = std::malloc(round_up(bytes, alignment) + alignment);
+      if (!raw) throw out_of_memory("tack: host allocation of " + bytes_text(bytes) + " failed");
+      // malloc aligns to 16, so the aligned block starts 16 to 64 bytes in: room for the pointer.
+      const auto aligned = (reinterpret_cast<std::uintptr_t>(raw) + alignment) & ~(alignment - 1);
+      reinterpret_cast<void**>(aligned)[-1] = raw;
+      return reinterpret_cast<void*>(aligned);
     }
     const std::size_t size = round_up(bytes, huge_page);
     if (void* p = cache_.take(size)) return p;
@@ -158,7 +165,7 @@ public:
   void deallocate(void* p, std::size_t bytes) noexcept override {
     if (!p) return;
     if (bytes < huge_page) {
-      std::free(p);
+      std::free(static_cast<void**>(p)[-1]);
     } else if (!cache_.put(p, round_up(bytes, huge_page))) {
       munmap(p, round_up(bytes, huge_page));
     }
