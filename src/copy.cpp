@@ -134,14 +134,31 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
     }
     return;
   }
-  // pattern[k] is the byte at offset k from `dst`, for k < period + 16 (on the stack: no allocation),
-  // built by doubling copies: a byte loop with `k % size` cost ~150 ns, a sixth of a 1 µs fill.
+  // pattern[k] is the byte at offset k from `dst`, for k < period + 16 (on the stack: no allocation).
   alignas(16) char pattern_buf[4096 + 16];
-  std::memcpy(pattern_buf, v, size);
-  for (std::size_t have = size; have < period + 16;) {
-    const std::size_t n = std::min(have, period + 16 - have);
-    std::memcpy(pattern_buf + have, pattern_buf, n);
-    have += n;
+#if TACK_IMPL_HAVE_SSE2
+  if (period == 16 && size <= 8) {
+    // Element sizes 1, 2, 4, 8: a broadcast in a register, stored twice (three memcpy calls of
+    // the doubling below cost ~30 ns, 3 % of a 32 KiB fill).
+    __m128i x;
+    switch (size) {
+    case 1: x = _mm_set1_epi8(static_cast<char>(*v)); break;
+    case 2: { std::int16_t e; std::memcpy(&e, v, 2); x = _mm_set1_epi16(e); break; }
+    case 4: { std::int32_t e; std::memcpy(&e, v, 4); x = _mm_set1_epi32(e); break; }
+    default: { long long e; std::memcpy(&e, v, 8); x = _mm_set1_epi64x(e); break; }
+    }
+    _mm_store_si128(reinterpret_cast<__m128i*>(pattern_buf), x);
+    _mm_store_si128(reinterpret_cast<__m128i*>(pattern_buf + 16), x);
+  } else
+#endif
+  {
+    // Built by doubling copies: a byte loop with `k % size` cost ~150 ns, a sixth of a 1 µs fill.
+    std::memcpy(pattern_buf, v, size);
+    for (std::size_t have = size; have < period + 16;) {
+      const std::size_t n = std::min(have, period + 16 - have);
+      std::memcpy(pattern_buf + have, pattern_buf, n);
+      have += n;
+    }
   }
   const bool streaming = bytes >= streaming_threshold;
   auto body = [&](std::size_t b, std::size_t e) {

@@ -284,15 +284,22 @@ TEST(Copy, HostCopyAndFillPatterns) {
     EXPECT_EQ(std::memcmp(dst.data() + 3, src.data() + 1, bytes), 0);
     EXPECT_EQ(dst[bytes + 3], 0);  // nothing written past the range
   }
-  for (std::size_t size : {1u, 2u, 3u, 8u, 12u, 24u, 36u, 72u}) {
-    const std::size_t count = (std::size_t{9} << 20) / size + 5;
-    std::vector<unsigned char> value(size), out(size * count + 1, 0xEE);
-    for (std::size_t i = 0; i < size; ++i) value[i] = static_cast<unsigned char>(i + 1);
-    tack::detail::host_fill(out.data() + 1, value.data(), size, count);
-    for (std::size_t k = 0; k < count; k += 997) {
-      ASSERT_EQ(std::memcmp(out.data() + 1 + k * size, value.data(), size), 0) << size << " " << k;
+  // Large fills (streaming stores, sampled) and small ones (cached stores, every element); the
+  // element sizes 1, 2, 4, 8 and 16 have their own pattern set-up.
+  for (std::size_t size : {1u, 2u, 3u, 4u, 8u, 12u, 16u, 24u, 36u, 72u}) {
+    for (const bool large : {true, false}) {
+      const std::size_t count = large ? (std::size_t{9} << 20) / size + 5 : 1000 / size + 3;
+      const std::size_t step = large ? 997 : 1;
+      std::vector<unsigned char> value(size), out(size * count + 2, 0xEE);
+      for (std::size_t i = 0; i < size; ++i) value[i] = static_cast<unsigned char>(i + 1);
+      tack::detail::host_fill(out.data() + 1, value.data(), size, count);
+      for (std::size_t k = 0; k < count; k += step) {
+        ASSERT_EQ(std::memcmp(out.data() + 1 + k * size, value.data(), size), 0)
+            << size << " " << k;
+      }
+      EXPECT_EQ(std::memcmp(out.data() + 1 + (count - 1) * size, value.data(), size), 0);
+      EXPECT_EQ(out[0], 0xEE);                 // nothing before
+      EXPECT_EQ(out[size * count + 1], 0xEE);  // nothing after
     }
-    EXPECT_EQ(std::memcmp(out.data() + 1 + (count - 1) * size, value.data(), size), 0);
-    EXPECT_EQ(out[0], 0xEE);  // nothing before
   }
 }
