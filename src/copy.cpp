@@ -123,7 +123,9 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
   auto* d = static_cast<char*>(dst);
   const auto* v = static_cast<const char*>(value);
   const std::size_t bytes = size * count;
-  const std::size_t period = std::lcm(size, std::size_t{16});
+  // lcm(size, 16) without std::lcm's division loop (~40 ns of a 1 µs fill): gcd(size, 16) is the
+  // largest power of two dividing size, at most 16.
+  const std::size_t period = size / std::min<std::size_t>(size & (~size + 1), 16) * 16;
   if (period > 4096) {  // exotic element size: fill by doubling copies
     std::memcpy(d, v, size);
     std::size_t done = size;
@@ -182,6 +184,12 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
           for (; i + 16 <= e; i += 16) _mm_stream_si128(reinterpret_cast<__m128i*>(dd + i), x);
           _mm_sfence();
         } else {
+          for (; i + 64 <= e; i += 64) {  // four stores per iteration: less loop overhead per store
+            _mm_store_si128(reinterpret_cast<__m128i*>(dd + i), x);
+            _mm_store_si128(reinterpret_cast<__m128i*>(dd + i + 16), x);
+            _mm_store_si128(reinterpret_cast<__m128i*>(dd + i + 32), x);
+            _mm_store_si128(reinterpret_cast<__m128i*>(dd + i + 48), x);
+          }
           for (; i + 16 <= e; i += 16) _mm_store_si128(reinterpret_cast<__m128i*>(dd + i), x);
         }
       } else if (stream) {
