@@ -39,6 +39,19 @@ struct poly {
   for (index_t i = 0; i < n; ++i) out[i] = f(static_cast<double>(idx[i]));
 }
 
+// A gather through a permutation, read through its kernel form as copyto does.
+[[gnu::noinline]] void tack_gather(tack::view<double> out, tack::view<const std::int32_t> idx,
+                                   tack::view<const double> values) {
+  const auto e = tack::arrays::permutation(idx, values);
+  tack::visit_kernel_form(e, [&](const auto& k) {
+    for (index_t i = 0; i < out.size(); ++i) out[i] = k[i];
+  });
+}
+[[gnu::noinline]] void hand_gather(double* out, const std::int32_t* idx, const double* values,
+                                   index_t n) {
+  for (index_t i = 0; i < n; ++i) out[i] = values[idx[i]];
+}
+
 // The expression a + s * b over kernel views, copied out.
 [[gnu::noinline]] void tack_axpy_expr(tack::view<double> out, tack::view<const double> a,
                                       tack::view<const double> b, double s) {
@@ -85,6 +98,9 @@ int main() {
   tack::view<double> o(out.data(), n);
   tack_compose3(o, tack::view<const std::int32_t>(idx.data(), n));
   hand_compose3(out.data(), idx.data(), n);
+  tack_gather(o, tack::view<const std::int32_t>(idx.data(), n),
+              tack::view<const double>(a.data(), n));
+  hand_gather(out.data(), idx.data(), a.data(), n);
   tack_axpy_expr(o, tack::view<const double>(a.data(), n), tack::view<const double>(b.data(), n),
                  3.0);
   hand_axpy(out.data(), a.data(), b.data(), 3.0, n);
