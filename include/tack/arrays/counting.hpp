@@ -129,8 +129,9 @@ struct counting_index_fn {
   TACK_INLINE constexpr operator counting_fn<T>() const { return counting_fn<T>{T(0), T(1)}; }
 };
 
-/// `n` values `start + step * i`; stores nothing. A floating-point `T` allows up to 2^52 elements. The length, start and step are run-time members:
-/// `counting<int>(5)` and `counting<int>(7)` have the same type.
+/// `n` values `start + step * i`; stores nothing. The length, start and step are run-time
+/// members: `counting<int>(5)` and `counting<int>(7)` have the same type. A floating-point `T`
+/// allows up to 2^52 elements (a `value_error` past that).
 /// `auto a = tack::arrays::counting<double>(100, 0.0, 0.5);  // 0, 0.5, 1, ...`
 /// @param n length (negative is a `value_error`)
 template <class T>
