@@ -44,6 +44,12 @@ int main() {
   b.insert(1, {0, -1, 1, 1, -1, 0});
   std::cout << "MCArray b with 4 3-tuples = " << b << "\n";
   std::cout << "capacity " << a.capacity() << ", resize ratio " << a.resize_ratio() << "\n";
+  {
+    auto big = tack::zeros<double>(std::int64_t{1} << 22);  // 32 MiB, freed at the brace
+  }
+  // Freed large blocks wait for reuse (a fresh block costs a page fault per page on first touch).
+  std::cout << "host blocks kept for reuse: " << tack::host_cached_bytes() / (1 << 20)
+            << " MiB (limit " << tack::host_cache_limit() / (1 << 20) << " MiB)\n";
 
   section("Element types in arrays (seeds/001)");
   auto velocity = tack::empty<tack::vec3f>(100);
@@ -92,6 +98,10 @@ int main() {
   auto order = tack::array_from<int>({4, 3, 2, 1, 0});
   tack::copyto(tack::arrays::permutation(order, out), tack::arrays::counting<double>(5));
   std::cout << "scattered through permutation([4 3 2 1 0]): " << out << "\n";
+  // A sum of computed values reads no memory and runs the loop one writes by hand (vectorized).
+  auto cubes = tack::arrays::transform(tack::arrays::counting<std::int64_t>(1000),
+                                       [](std::int64_t v) { return v * v * v; });
+  std::cout << "sum of i^3 for i < 1000, nothing stored: " << tack::sum(cubes) << "\n";
 
   section("Kernels and algorithms (DESIGN §7, §8)");
   auto values = tack::array_from<float>({2, 5, 11, 4});
