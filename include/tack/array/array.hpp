@@ -359,12 +359,15 @@ public:
       const std::size_t first = offset_ + static_cast<std::size_t>(b.first) * row_bytes;
       const std::size_t end = offset_ + static_cast<std::size_t>(n) * row_bytes;
       if (b.first < b.last && (!view_ || end <= st_->used_bytes())) {
+        // Everything is read before the reference count's atomic increment: a load after a
+        // locked instruction waits for it (2 ns of a 2-D view, whose second extent was reloaded).
+        std::array<index_t, Rank> sh = view_ ? shape_ : root_shape();
+        sh[0] = b.last - b.first;
         array out(uninitialized_tag{});
-        out.st_ = st_;
         out.offset_ = first;
         out.view_ = true;
-        out.shape_ = view_ ? shape_ : root_shape();
-        out.shape_[0] = b.last - b.first;
+        out.shape_ = sh;
+        out.st_ = st_;
         return out;
       }
     } else if constexpr (can_be_soa) {
@@ -374,19 +377,19 @@ public:
         const index_t n = view_ ? shape_[0] : (part.view_ ? part.shape_[0] : part.st_->extents[0]);
         const auto b = slice(i, j).resolve(n);
         if (b.first < b.last && (!view_ || soa_window_exists())) {
-          array out(uninitialized_tag{});
-          out.layout_ = tack::layout::soa;
-          out.comps_.parts = comps_.parts;
-          out.offset_ = offset_ + static_cast<std::size_t>(b.first);
-          out.view_ = true;
-          if (view_) {
-            out.shape_ = shape_;
-          } else {
+          std::array<index_t, Rank> sh = shape_;  // read before the atomic increment (above)
+          if (!view_) {
             for (std::size_t d = 0; d < static_cast<std::size_t>(Rank); ++d) {
-              out.shape_[d] = part.view_ ? part.shape_[d] : part.st_->extents[d];
+              sh[d] = part.view_ ? part.shape_[d] : part.st_->extents[d];
             }
           }
-          out.shape_[0] = b.last - b.first;
+          sh[0] = b.last - b.first;
+          array out(uninitialized_tag{});
+          out.layout_ = tack::layout::soa;
+          out.offset_ = offset_ + static_cast<std::size_t>(b.first);
+          out.view_ = true;
+          out.shape_ = sh;
+          out.comps_.parts = comps_.parts;
           return out;
         }
       }
