@@ -277,18 +277,29 @@ concept array_operand =
 template <class F>
 concept has_operands = requires(const F& f) { f.operands(); };
 
+/// Folds a predicate `P::template test<A>` over the operand types of functor `F` (its
+/// `operands()` tuple): `Any` gives `||`, else `&&`. The three composition rules below share it.
+template <class P, bool Any, class... A>
+constexpr bool fold_operands(const std::tuple<const A&...>*) {
+  if constexpr (Any) {
+    return (P::template test<A> || ...);
+  } else {
+    return (P::template test<A> && ...);
+  }
+}
+template <class F, class P, bool Any>
+inline constexpr bool fold_operands_v =
+    fold_operands<P, Any>(static_cast<decltype(std::declval<const F&>().operands())*>(nullptr));
+
+struct kernel_form_test {
+  template <class A>
+  static constexpr bool test = is_kernel_form_v<A>;
+};
 template <class F>
 struct functor_is_kernel_form : std::true_type {};
 template <class F>
   requires has_operands<F>
-struct functor_is_kernel_form<F> {
-  template <class... A>
-  static constexpr bool all(const std::tuple<const A&...>*) {
-    return (is_kernel_form_v<A> && ...);
-  }
-  static constexpr bool value =
-      all(static_cast<decltype(std::declval<const F&>().operands())*>(nullptr));
-};
+struct functor_is_kernel_form<F> : std::bool_constant<fold_operands_v<F, kernel_form_test, false>> {};
 
 /// Functors that choose a specialized form at run time (see the file comment).
 template <class F>
@@ -296,19 +307,16 @@ concept has_form_choice = requires(const F& f, kernel_form_probe p) { f.visit_fo
 
 template <class A>
 inline constexpr bool offers_specialized_forms_v = false;
-
+struct specialized_forms_test {
+  template <class A>
+  static constexpr bool test = offers_specialized_forms_v<A>;
+};
 template <class F>
 struct functor_offers_forms : std::bool_constant<has_form_choice<F>> {};
 template <class F>
   requires has_operands<F>
-struct functor_offers_forms<F> {
-  template <class... A>
-  static constexpr bool any(const std::tuple<const A&...>*) {
-    return (offers_specialized_forms_v<A> || ...);
-  }
-  static constexpr bool value =
-      any(static_cast<decltype(std::declval<const F&>().operands())*>(nullptr));
-};
+struct functor_offers_forms<F>
+    : std::bool_constant<fold_operands_v<F, specialized_forms_test, true>> {};
 template <class F>
 inline constexpr bool offers_specialized_forms_v<implicit_array<F>> =
     functor_offers_forms<F>::value;
@@ -321,21 +329,18 @@ inline constexpr bool offers_specialized_forms_v<implicit_array<F>> =
 /// (exec/backend/serial/blocks.hpp). A user functor that does not say is assumed to read memory.
 template <class A>
 inline constexpr bool computes_from_index_v = false;
-
+struct computes_from_index_test {
+  template <class A>
+  static constexpr bool test = computes_from_index_v<A>;
+};
 template <class F>
 struct functor_computes_from_index : std::bool_constant<requires {
   requires F::computes_from_index;
 }> {};
 template <class F>
   requires has_operands<F>
-struct functor_computes_from_index<F> {
-  template <class... A>
-  static constexpr bool all(const std::tuple<const A&...>*) {
-    return (computes_from_index_v<A> && ...);
-  }
-  static constexpr bool value =
-      all(static_cast<decltype(std::declval<const F&>().operands())*>(nullptr));
-};
+struct functor_computes_from_index<F>
+    : std::bool_constant<fold_operands_v<F, computes_from_index_test, false>> {};
 template <class F>
 inline constexpr bool computes_from_index_v<implicit_array<F>> =
     functor_computes_from_index<F>::value;
