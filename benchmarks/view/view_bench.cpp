@@ -3,8 +3,9 @@
 // Views (issue 4, "Performance"):
 // - `rows_create`: creating a host row view `a.rows(i, j)`, in ns, with the heap allocations per
 //   creation (`allocs`, from the counting global operator new). Target: <= 8 ns, 0 allocations.
-//   Reference: copying a `std::shared_ptr` plus an offset, the least a reference-counted handle
-//   costs (a Kokkos managed subview: 6.5 ns on the build machine, MACHINE-NOTES).
+//   Reference: copying a `std::shared_ptr` plus an offset, what a handle built on the standard
+//   library's reference count costs (a Kokkos managed subview: 6.5 ns on the build machine,
+//   MACHINE-NOTES). tack's handles hold their own count (detail/counted_ptr.hpp), which is cheaper.
 // - `kview_rows_loop`: `v.rows(b, e)` of a kernel view taken inside a loop over blocks, against
 //   indexing the root view with the block's offset and against raw pointers. In cache (2^14
 //   doubles, blocks of 64), where a per-block cost would show. Target: ratio <= 1.02.
@@ -46,8 +47,8 @@ void rows_create(benchmark::State& state, A a) {
   state.SetItemsProcessed(state.iterations());
 }
 
-// What a reference-counted handle costs at least: a shared_ptr copy (atomic increment and
-// decrement) plus an offset and a length.
+// What a handle on std::shared_ptr costs: a shared_ptr copy (atomic increment, and on release
+// libstdc++'s two-count check and atomic decrement) plus an offset and a length.
 struct counted_slice {
   std::shared_ptr<double[]> owner;
   std::size_t offset, rows;

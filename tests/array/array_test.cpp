@@ -299,6 +299,32 @@ TEST(Array, ExportMemory) {
                    "rows [2, 4) of 8");
 }
 
+TEST(Array, ExportedMemoryRefusesReallocation) {
+  // Growth that needs a new block would free the memory the token points to: refused, with the
+  // operation, the array and the number of live exports named, and nothing changed.
+  auto a = tack::array_from({1.0, 2.0, 3.0});
+  a.reserve(4);
+  auto m = a.export_memory();
+  a.push_back(4.0);  // within capacity: the exported block stays the array's
+  EXPECT_EQ(a.data(), m.data);
+  EXPECT_THROW_MSG(a.push_back(5.0), tack::value_error, "tack::array::push_back", "array<f64, 1> shape (4)",
+                   "exported (1 keep-alive", "reserve() the capacity before exporting");
+  EXPECT_THROW_MSG(a.reserve(100), tack::value_error, "tack::array::reserve", "exported");
+  a.resize(2);
+  EXPECT_THROW_MSG(a.shrink(), tack::value_error, "tack::array::shrink", "exported");
+  auto second = a.export_memory();
+  EXPECT_THROW_MSG(a.resize(50), tack::value_error, "tack::array::resize", "exported (2 keep-alive");
+  EXPECT_EQ(a.to_vector(), (std::vector<double>{1.0, 2.0}));  // nothing lost
+  EXPECT_EQ(a.data(), m.data);
+  EXPECT_EQ(static_cast<const double*>(m.data)[1], 2.0);
+  m.keep_alive.reset();
+  second.keep_alive.reset();
+  a.resize(50, 7.0);  // released: growth works again
+  EXPECT_EQ(a.size(), 50);
+  EXPECT_EQ(a(1), 2.0);
+  EXPECT_EQ(a(49), 7.0);
+}
+
 TEST(Array, FixedMemorySpace) {
   tack::array<float, 1, tack::memory_space::host> h;
   h.push_back(1.0f);

@@ -241,6 +241,21 @@ TEST(DLPackExport, TensorKeepsArrayAliveUntilDeleter) {
   EXPECT_TRUE(storage.expired());
 }
 
+TEST(DLPackExport, LiveTensorRefusesReallocationOfItsRoot) {
+  // The tensor points into the root's block (a view's tensor too): growth that needs a new block
+  // waits for the consumer's deleter; growth within capacity does not.
+  auto a = tack::zeros<float>({4}, {.capacity = 5});
+  auto* t = tack::to_dlpack(a.rows(1, 3));
+  a.push_back(1.0f);
+  EXPECT_THROW_MSG(a.push_back(2.0f), tack::value_error, "tack::array::push_back", "exported",
+                   "DLPack");
+  EXPECT_EQ(a.size(), 5);
+  EXPECT_EQ(first_of<float>(t), a.data() + 1);
+  t->deleter(t);
+  a.push_back(2.0f);
+  EXPECT_EQ(a.size(), 6);
+}
+
 TEST(DLPackExport, EmptyArrays) {
   auto* t = tack::to_dlpack(tack::zeros<float>({0}));
   EXPECT_EQ(shape_of(t), (shp{0}));

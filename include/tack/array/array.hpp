@@ -8,6 +8,7 @@
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
 #include <tack/core/slice.hpp>
+#include <tack/detail/counted_ptr.hpp>
 #include <tack/detail/storage.hpp>
 #include <tack/memory/buffer.hpp>
 #include <tack/memory/copy.hpp>
@@ -47,7 +48,7 @@ template <class T, int Rank, memory_space Space, bool HasComponents>
 struct soa_components {
   using part = array<scalar_t<std::remove_const_t<T>>, Rank, Space>;
   using block = std::array<part, static_cast<std::size_t>(components_v<std::remove_const_t<T>>)>;
-  std::shared_ptr<const block> parts;
+  counted_ptr<const block> parts;
 
   /// Component `c` as given at construction (without the handle's row window).
   const part& operator[](int c) const { return (*parts)[static_cast<std::size_t>(c)]; }
@@ -476,6 +477,8 @@ public:
     requires(!std::is_const_v<T>);
 
   /// A root hands out its allocation: pointer, bytes, device, and a token that keeps it alive.
+  /// While a token (or a DLPack tensor) lives, growth that needs a new block is refused: moving
+  /// the elements would leave the exported pointer dangling. `auto m = a.export_memory();`
   struct exported_memory {
     void* data;
     std::size_t nbytes;
@@ -618,9 +621,9 @@ private:
   friend class array;
   friend struct detail::array_access;
 
-  std::shared_ptr<detail::storage> st_;       // AoS: the root's shared state (null for SoA)
-  std::size_t offset_ = 0;                    // views: bytes from the root's first byte (SoA: rows)
-  std::array<index_t, Rank> shape_{};         // a view's own shape (roots read the storage)
+  detail::counted_ptr<detail::storage> st_;  // AoS: the root's shared state (null for SoA)
+  std::size_t offset_ = 0;                   // views: bytes from the root's first byte (SoA: rows)
+  std::array<index_t, Rank> shape_{};        // a view's own shape (roots read the storage)
   bool view_ = false;
   tack::layout layout_ = tack::layout::aos;
   [[no_unique_address]] detail::soa_components<T, Rank, Space, can_be_soa> comps_;
@@ -656,7 +659,7 @@ private:
     if (extra_rows < 0) {
       throw value_error("tack::array: capacity " + std::to_string(extra_rows) + " is negative");
     }
-    auto st = std::make_shared<detail::storage>();
+    auto st = detail::make_counted<detail::storage>();
     st->rank = Rank;
     st->element_bytes = sizeof(value_type);
     for (int dd = 0; dd < Rank; ++dd) st->extents[static_cast<std::size_t>(dd)] = s[static_cast<std::size_t>(dd)];
@@ -909,6 +912,8 @@ private:
   void erase_rows(index_t first, index_t last, const char* op) const;
   void resize_rows(index_t n, const value_type& value, const char* op) const;
   void grow_to(index_t needed_rows, const char* op) const;
+  /// Moves the root to a block of `new_bytes` bytes; refused while the allocation is exported.
+  void reallocate_root(std::size_t new_bytes, const char* op) const;
 };
 
 /// Axom's multi-component array: `tack::mc_array<float>` is `array<float, 2>`.

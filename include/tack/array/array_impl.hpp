@@ -56,7 +56,7 @@ struct array_access {
         a.layout_ = tack::layout::soa;
         options component_opts = opts;
         component_opts.layout = tack::layout::aos;
-        auto parts = std::make_shared<typename decltype(a.comps_)::block>();
+        auto parts = make_counted<typename decltype(a.comps_)::block>();
         for (auto& part : *parts) {
           part = allocate<scalar_t<V>, R, S>(shape, component_opts, fallback_device);
         }
@@ -90,7 +90,7 @@ struct array_access {
       throw value_error("tack::from_ptr: null pointer for shape " + shape_string(shape));
     }
     A a = uninitialized<A>();
-    auto st = std::make_shared<storage>();
+    auto st = make_counted<storage>();
     st->rank = R;
     st->element_bytes = sizeof(typename A::value_type);
     for (int dd = 0; dd < R; ++dd) st->extents[static_cast<std::size_t>(dd)] = shape[static_cast<std::size_t>(dd)];
@@ -106,7 +106,7 @@ struct array_access {
     using A = array<T, R, S>;
     A a = uninitialized<A>();
     a.layout_ = tack::layout::soa;
-    auto block = std::make_shared<typename decltype(a.comps_)::block>();
+    auto block = make_counted<typename decltype(a.comps_)::block>();
     for (std::size_t c = 0; c < block->size(); ++c) (*block)[c] = mutable_alias(parts.at(c));
     a.comps_.parts = std::move(block);
     return a;
@@ -135,7 +135,7 @@ struct array_access {
   }
 
   template <class A>
-  static const std::shared_ptr<storage>& storage_of(const A& a) {
+  static const counted_ptr<storage>& storage_of(const A& a) {
     return a.st_;
   }
 };
@@ -169,7 +169,7 @@ array<T, Rank, Space>::array(const array<T, Rank, Other>& other) {
   if constexpr (can_be_soa) {
     if (other.layout_ == tack::layout::soa) {
       layout_ = tack::layout::soa;
-      auto block = std::make_shared<typename decltype(comps_)::block>();
+      auto block = detail::make_counted<typename decltype(comps_)::block>();
       for (std::size_t c = 0; c < block->size(); ++c) {
         const auto& part = (*other.comps_.parts)[c];
         check(part);
@@ -259,7 +259,7 @@ array<T, NewRank, Space> array<T, Rank, Space>::reshape(const tack::shape<NewRan
   out.layout_ = layout_;
   if constexpr (can_be_soa) {
     if (layout_ == tack::layout::soa) {
-      auto block = std::make_shared<typename decltype(out.comps_)::block>();
+      auto block = detail::make_counted<typename decltype(out.comps_)::block>();
       for (int c = 0; c < components_per_element; ++c) {
         (*block)[static_cast<std::size_t>(c)] =
             detail::array_access::mutable_alias(soa_part(c, "reshape").reshape(new_shape));
@@ -501,7 +501,7 @@ typename array<T, Rank, Space>::exported_memory array<T, Rank, Space>::export_me
                       " is a view and has no allocation of its own; export the root, or a copy()");
   }
   return {st_->buf.data(), st_->used_bytes(), st_->buf.device(), st_->buf.allocator(),
-          std::shared_ptr<void>(st_)};
+          st_->buf.keep_alive()};
 }
 
 // ---- growth --------------------------------------------------------------------------------------
@@ -538,14 +538,28 @@ void array<T, Rank, Space>::set_resize_ratio(double r) const {
 }
 
 template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::reallocate_root(std::size_t new_bytes, const char* op) const {
+  // The storage is the buffer's one holder unless the allocation was exported (export_memory's
+  // keep-alive token, a DLPack tensor): moving the elements to a new block would free the memory
+  // those still point to, so growth that needs a new block waits until they are released (as
+  // Python refuses to resize a bytearray with live buffer exports).
+  if (const long holders = st_->buf.use_count(); holders > 1) {
+    refuse_growth(op, "a new allocation is needed, and the current one is exported (" +
+                          std::to_string(holders - 1) +
+                          " keep-alive token(s) or DLPack tensor(s) still point to it); release "
+                          "them first, or reserve() the capacity before exporting");
+  }
+  st_->buf.reallocate(new_bytes, st_->used_bytes());
+}
+
+template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::grow_to(index_t needed, const char* op) const {
-  (void)op;
   const index_t cap = st_->capacity_rows();
   if (needed <= cap) return;
   // Axom's rule: new_capacity = max(capacity * ratio + 0.5, needed).
   const double grown = static_cast<double>(cap) * st_->resize_ratio + 0.5;
   const index_t new_cap = std::max(static_cast<index_t>(grown), needed);
-  st_->buf.reallocate(static_cast<std::size_t>(new_cap) * st_->row_bytes(), st_->used_bytes());
+  reallocate_root(static_cast<std::size_t>(new_cap) * st_->row_bytes(), op);
 }
 
 template <class T, int Rank, memory_space Space>
@@ -694,7 +708,7 @@ void array<T, Rank, Space>::reserve(index_t n) const
     }
   }
   if (n > st_->capacity_rows()) {
-    st_->buf.reallocate(static_cast<std::size_t>(n) * st_->row_bytes(), st_->used_bytes());
+    reallocate_root(static_cast<std::size_t>(n) * st_->row_bytes(), "reserve");
   }
 }
 
@@ -710,7 +724,7 @@ void array<T, Rank, Space>::shrink() const
     }
   }
   if (st_->buf.nbytes() > st_->used_bytes()) {
-    st_->buf.reallocate(st_->used_bytes(), st_->used_bytes());
+    reallocate_root(st_->used_bytes(), "shrink");
   }
 }
 

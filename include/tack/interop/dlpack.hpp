@@ -122,6 +122,7 @@ template <class Managed, class Handle>
 struct dlpack_export_context {
   Managed managed{};
   Handle handle;
+  std::shared_ptr<void> allocation;  ///< the root's block: its growth is refused while this lives
   std::array<std::int64_t, static_cast<std::size_t>(max_rank + 2)> shape{};
   std::array<std::int64_t, static_cast<std::size_t>(max_rank + 2)> strides{};
 
@@ -177,6 +178,7 @@ Managed* export_dlpack(const array<T, R, S>& a, const char* op) {
   // and the root's allocation: data = base, byte_offset = the distance.
   const auto* first = reinterpret_cast<const unsigned char*>(a.as_const().data());
   auto* base = static_cast<unsigned char*>(array_access::storage_of(a)->buf.data());
+  ctx->allocation = array_access::storage_of(a)->buf.keep_alive();
   const auto storage = a.storage_shape();
   const auto ndim = static_cast<std::int32_t>(storage.size());
   std::int64_t stride = 1;
