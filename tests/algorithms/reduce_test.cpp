@@ -355,3 +355,26 @@ TEST_F(reduce_test, runs_on_the_arrays_device_and_refuses_mixed_devices) {
 }
 
 }  // namespace
+
+// The CPU leaves prefetch ahead only through readers that say where consecutive operands live:
+// stored AoS views (packed vectors included) and the readers built on them; never SoA views or
+// computed arrays, whose operands have no address.
+TEST(Reduce, PrefetchingReadersAndEdges) {
+  using tack::detail::component_reader;
+  using tack::detail::prefetches_operands_v;
+  static_assert(prefetches_operands_v<double, component_reader<tack::view<double, 1>>>);
+  static_assert(prefetches_operands_v<float, component_reader<tack::view<const float, 2>>>);
+  static_assert(prefetches_operands_v<double, component_reader<tack::view<tack::vec3d, 1>>>);
+  static_assert(!prefetches_operands_v<double, component_reader<tack::soa_view<tack::vec3d, 1>>>);
+  static_assert(!prefetches_operands_v<std::int8_t, component_reader<tack::view<std::int8_t, 1>>>);
+  // Sums ending at every offset of the last leaf and page: the prefetch runs past the end and must
+  // change nothing (ASan builds check that no read does).
+  for (tack::index_t n : {255, 256, 257, 511, 512, 513, 4095, 4096, 4097}) {
+    auto a = tack::empty<double>(n);
+    for (tack::index_t i = 0; i < n; ++i) a(i) = static_cast<double>(i % 7);
+    double expect = 0;
+    for (tack::index_t i = 0; i < n; ++i) expect += static_cast<double>(i % 7);
+    EXPECT_EQ(tack::sum(a), expect) << n;
+    EXPECT_EQ(tack::max(a), 6.0) << n;
+  }
+}

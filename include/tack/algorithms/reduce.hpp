@@ -35,6 +35,7 @@
 #include <tack/view/soa_view.hpp>
 
 #include <concepts>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -115,6 +116,15 @@ struct component_reader {
     return static_cast<index_t>(k.size()) * components;
   }
 
+  /// Where operand `j` lives, as an integer (never dereferenced: the CPU reduction leaves prefetch
+  /// ahead of their loop through it, and may ask past the end). Only where the operands are
+  /// consecutive scalars in memory: AoS views whose elements are their components, packed.
+  TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const
+    requires(is_aos_view_v<K> && sizeof(value_type) == sizeof(scalar_type) * components)
+  {
+    return reinterpret_cast<std::uintptr_t>(k.data()) + static_cast<std::uintptr_t>(j) * sizeof(scalar_type);
+  }
+
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE scalar_type operator()(index_t j) const {
     if constexpr (components == 1) {
@@ -146,6 +156,11 @@ struct transformed_reader {
   Fn fn;
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr decltype(auto) operator()(index_t j) const { return fn(read(j)); }
+  TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const
+    requires requires { read.operand_address(j); }
+  {
+    return read.operand_address(j);
+  }
 };
 
 /// `fn(operand j of a, operand j of b)`: `dot` and the two-array `transform_reduce`.
@@ -195,6 +210,11 @@ struct minmax_reader {
       index_t j) const {
     const auto x = read(j);
     return {x, x};
+  }
+  TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const
+    requires requires { read.operand_address(j); }
+  {
+    return read.operand_address(j);
   }
 };
 

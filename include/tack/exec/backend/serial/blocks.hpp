@@ -14,6 +14,8 @@
 #include <tack/exec/ops.hpp>
 
 #include <atomic>
+#include <concepts>
+#include <cstdint>
 #include <exception>
 #include <type_traits>
 
@@ -54,6 +56,24 @@ inline constexpr int reduce_lanes = sizeof(T) <= 4 ? 16 : (sizeof(T) <= 8 ? 8 : 
 template <class T>
 inline constexpr index_t reduce_leaf_size = 32 * reduce_lanes<T>;
 
+/// How far ahead of its loop a leaf over stored operands asks for memory. The hardware prefetcher
+/// alone leaves a thread's read stream latency-bound on the build machine's VM; one software
+/// prefetch per 64-byte iteration, 1 KiB ahead, non-temporal (the values are read once), measured
+/// best of 128 B-8 KiB (docs/performance-kernels.md, session 4).
+inline constexpr std::uintptr_t reduce_prefetch_bytes = 1024;
+
+/// Whether a leaf prefetches: the reader says where its operands live (`operand_address(j)`,
+/// consecutive scalars) and one lane iteration covers at least a cache line. GCC and Clang only.
+template <class T, class F>
+inline constexpr bool prefetches_operands_v =
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+    requires(const F& f, index_t j) {
+      { f.operand_address(j) } -> std::same_as<std::uintptr_t>;
+    } && reduce_lanes<T> * sizeof(T) >= 64;
+#else
+    false;
+#endif
+
 /// Combines `f(begin) ... f(end - 1)` (`end > begin`) with `reduce_lanes<T>` independent
 /// accumulators, which breaks the dependency chain of a strict-order loop: the loop vectorizes and
 /// rounding errors grow with `len / lanes` instead of `len` (MACHINE-NOTES: a strict-order sum
@@ -70,6 +90,9 @@ inline T reduce_leaf(index_t begin, index_t end, const F& f, const Op& op) {
   for (int k = 0; k < lanes; ++k) acc[k] = static_cast<T>(f(begin + k));
   index_t i = begin + lanes;
   for (; i + lanes <= end; i += lanes) {
+    if constexpr (prefetches_operands_v<T, F>) {
+      __builtin_prefetch(reinterpret_cast<const void*>(f.operand_address(i) + reduce_prefetch_bytes), 0, 0);
+    }
     for (int k = 0; k < lanes; ++k) acc[k] = op(acc[k], static_cast<T>(f(i + k)));
   }
   for (int k = 0; i < end; ++i, ++k) acc[k] = op(acc[k], static_cast<T>(f(i)));
