@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The shared pointer the array handles hold (detail/counted_ptr.hpp): ownership, const sharing,
-// the std::shared_ptr bridge, and concurrent copies (run under ThreadSanitizer by make test-sanitize).
+// The shared pointer the array handles hold (detail/counted_ptr.hpp): ownership, const sharing
+// and concurrent copies (run under ThreadSanitizer by make test-sanitize).
 #include <tack/detail/counted_ptr.hpp>
 
 #include <gtest/gtest.h>
 
 #include <array>
 #include <atomic>
-#include <memory>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -110,20 +109,6 @@ TEST_F(CountedPtr, ConstPointerSharesTheCount) {
   EXPECT_EQ(c->value, 4);
   // No const-removing conversion exists.
   static_assert(!std::is_constructible_v<counted_ptr<tracked>, counted_ptr<const tracked>>);
-}
-
-TEST_F(CountedPtr, SharedPtrBridgeHoldsAReference) {
-  std::shared_ptr<void> keep;
-  {
-    auto p = make_counted<tracked>(6);
-    keep = p.to_shared();
-    EXPECT_EQ(keep.get(), static_cast<void*>(p.get()));
-    EXPECT_EQ(p.use_count(), 2);
-  }
-  EXPECT_EQ(tracked::alive, 1);  // the shared_ptr keeps it alive
-  keep.reset();
-  EXPECT_EQ(tracked::alive, 0);
-  EXPECT_EQ(counted_ptr<tracked>().to_shared(), nullptr);
 }
 
 TEST_F(CountedPtr, AggregatesAreValueInitialized) {

@@ -9,12 +9,12 @@
 /// (use and weak, for its last-reference shortcut), a test of `__libc_single_threaded` and an
 /// atomic exchange-add: 7.5 ns per view on the build machine. One count in the object's own block,
 /// `lock inc` / `lock dec` and nothing else, costs about 5 ns (docs/performance.md, session 4).
-/// Handles never need weak references, aliasing or custom deleters; where a `std::shared_ptr` is
-/// wanted (an exported allocation's keep-alive), `to_shared()` makes one that holds a reference.
+/// Handles never need weak references, aliasing or custom deleters (an exported allocation's
+/// keep-alive token is the buffer's own `std::shared_ptr`, not the handle's state).
 
 #include <atomic>
 #include <cstdint>
-#include <memory>
+#include <cstddef>
 #include <type_traits>
 #include <utility>
 
@@ -77,13 +77,6 @@ public:
   explicit operator bool() const noexcept { return n_ != nullptr; }
   /// Handles sharing the object now (a snapshot, as `std::shared_ptr::use_count`).
   long use_count() const noexcept { return n_ ? static_cast<long>(n_->count.load(std::memory_order_relaxed)) : 0; }
-
-  /// A `std::shared_ptr` to the same object that holds one reference for as long as it (or a copy)
-  /// lives: for interfaces that take a `std::shared_ptr<void>` keep-alive. Allocates.
-  std::shared_ptr<T> to_shared() const {
-    if (!n_) return {};
-    return std::shared_ptr<T>(get(), [keep = *this](T*) noexcept {});
-  }
 
   friend bool operator==(const counted_ptr& a, const counted_ptr& b) noexcept { return a.n_ == b.n_; }
   friend bool operator==(const counted_ptr& a, std::nullptr_t) noexcept { return a.n_ == nullptr; }

@@ -58,8 +58,8 @@ inline constexpr index_t reduce_leaf_size = 32 * reduce_lanes<T>;
 
 /// How far ahead of its loop a leaf over stored operands asks for memory. The hardware prefetcher
 /// alone leaves a thread's read stream latency-bound on the build machine's VM; one software
-/// prefetch per 64-byte iteration, 1 KiB ahead, non-temporal (the values are read once), measured
-/// best of 128 B-8 KiB (docs/performance-kernels.md, session 4).
+/// prefetch per 64-byte iteration, 1 KiB ahead, non-temporal (the values are read once): best of
+/// 512 B, 1 KiB and 2 KiB, and steadier than `prefetcht0` (docs/performance.md, session 4).
 inline constexpr std::uintptr_t reduce_prefetch_bytes = 1024;
 
 /// Whether a leaf prefetches: the reader says where its operands live (`operand_address(j)`,
