@@ -124,5 +124,14 @@ int main() {
   auto back = tack::from_dlpack<float, 2>(tensor);  // takes the tensor; its deleter runs once
   back.fill(7.0f);
   std::cout << "written through the imported view: " << grid << "\n";
+  // While an export lives, the root cannot move to a new block (the export would dangle).
+  try {
+    grid.reserve(100);
+  } catch (const tack::value_error& e) {
+    std::cout << "growing an exported root: " << e.what() << "\n";
+  }
+  back = {};  // the import releases the tensor: growth works again
+  grid.reserve(100);
+  std::cout << "after the import is gone, capacity " << grid.capacity() << " rows\n";
   return 0;
 }
