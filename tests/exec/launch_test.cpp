@@ -133,7 +133,9 @@ TEST_P(Launch, DisjointnessOfWritableArguments) {
   EXPECT_TRUE(tack::writable_arguments_disjoint(a.rows(0, 2), a.rows(2, 4)));
   EXPECT_FALSE(tack::writable_arguments_disjoint(a, a.rows(2, 4)));
   EXPECT_FALSE(tack::writable_arguments_disjoint(a.rows(0, 3), a.rows(2, 4)));
-  EXPECT_TRUE(tack::writable_arguments_disjoint(a, a.as_const()));  // read-only arguments ignored
+  EXPECT_FALSE(tack::writable_arguments_disjoint(a, a.as_const()));  // read of a written array
+  EXPECT_TRUE(tack::writable_arguments_disjoint(a.rows(0, 2), a.rows(2, 6).as_const(),
+                                                a.rows(2, 6).as_const()));
   auto x = tack::zeros<float>(3);
   EXPECT_FALSE(tack::writable_arguments_disjoint(tack::soa(x, x)));
 }

@@ -9,8 +9,12 @@
 #include <tack/core/kernel_form.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/parallel_for.hpp>
+#include <tack/types/item.hpp>
+#include <tack/view/restrict_view.hpp>
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -45,63 +49,205 @@ struct launch_functor<K, std::index_sequence<I...>, T...> {
   }
 };
 
-/// Facts `launch` checks about each `tack::array` it finds inside its arguments.
-struct launch_array_info {
-  std::size_t argument;  ///< 1-based position among the kernel arguments
-  tack::device device;
-  bool writable;   ///< the handle type is not `array<const T>`
-  bool read_only;  ///< the memory refuses writes
-  bool soa;
-  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges;  ///< byte ranges (per component)
+/// The bytes one array (or one SoA component) covers, and whether the kernel may write them.
+struct byte_range {
+  std::uintptr_t begin;
+  std::uintptr_t end;
+  bool writable;
 };
 
-// The byte range an AoS array handle covers.
-template <class A>
-std::pair<std::uintptr_t, std::uintptr_t> array_range(const A& a) {
-  const auto* first = reinterpret_cast<const unsigned char*>(a.as_const().view().data());
-  const auto begin = reinterpret_cast<std::uintptr_t>(first);
-  return {begin, begin + a.nbytes()};
+/// Whether no writable range among `r[0, n)` shares a byte with any other range (writable or
+/// not); read-only ranges may overlap each other. Sorts `r` by start (insertion sort: a launch
+/// has a handful), then sweeps once. Empty ranges never overlap anything.
+inline bool ranges_disjoint(byte_range* r, std::size_t n) noexcept {
+  for (std::size_t k = 1; k < n; ++k) {
+    const byte_range x = r[k];
+    std::size_t j = k;
+    for (; j > 0 && r[j - 1].begin > x.begin; --j) r[j] = r[j - 1];
+    r[j] = x;
+  }
+  std::uintptr_t end_any = 0, end_writable = 0;  // furthest end of the ranges before
+  for (std::size_t k = 0; k < n; ++k) {
+    if (r[k].end <= r[k].begin) continue;
+    if (r[k].begin < end_writable || (r[k].writable && r[k].begin < end_any)) return false;
+    end_any = std::max(end_any, r[k].end);
+    if (r[k].writable) end_writable = std::max(end_writable, r[k].end);
+  }
+  return true;
 }
 
+/// Up to 8 ranges in place, more on the heap.
+class byte_range_set {
+public:
+  void add(std::uintptr_t begin, std::uintptr_t end, bool writable) {
+    if (n_ < local_.size()) {
+      local_[n_++] = byte_range{begin, end, writable};
+      return;
+    }
+    if (heap_.empty()) heap_.assign(local_.begin(), local_.end());
+    heap_.push_back(byte_range{begin, end, writable});
+    ++n_;
+  }
+  bool disjoint() {
+    return heap_.empty() ? ranges_disjoint(local_.data(), n_) : ranges_disjoint(heap_.data(), n_);
+  }
+
+private:
+  std::array<byte_range, 8> local_{};
+  std::vector<byte_range> heap_;
+  std::size_t n_ = 0;
+};
+
+// Adds the byte ranges of array handle `a` (one per SoA component) to `set`.
 template <class A>
-void collect_array(std::vector<launch_array_info>& out, std::size_t argument, const A& a) {
-  launch_array_info info{argument, a.device(), !A::is_const, a.read_only(),
-                         a.layout() == tack::layout::soa, {}};
+void add_array_ranges(byte_range_set& set, const A& a) {
+  auto add = [&](const auto& x) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(x.as_const().view().data());
+    set.add(begin, begin + std::uintptr_t(x.nbytes()), !A::is_const);
+  };
   if constexpr (A::can_be_soa) {
-    if (info.soa) {
-      for (auto& c : a.components()) info.ranges.push_back(array_range(c));
-      out.push_back(std::move(info));
+    if (a.layout() == tack::layout::soa) {
+      for (auto& c : a.components()) add(c);
       return;
     }
   }
-  info.ranges.push_back(array_range(a));
-  out.push_back(std::move(info));
+  add(a);
 }
 
-/// Whether any two writable arrays among `infos` share a byte (a view and its root, two
-/// overlapping views, `soa(x, x)`). Separate rows of one array are disjoint.
-inline bool writable_ranges_overlap(const std::vector<launch_array_info>& infos) {
-  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> ranges;
-  for (auto& info : infos)
-    if (info.writable)
-      for (auto& r : info.ranges)
-        if (r.second > r.first) ranges.push_back(r);
-  std::sort(ranges.begin(), ranges.end());
-  for (std::size_t k = 1; k < ranges.size(); ++k)
-    if (ranges[k].first < ranges[k - 1].second) return true;
-  return false;
+// Byte ranges of the kernel views among `forms` (each SoA component separately).
+template <class V>
+inline constexpr int form_pointer_count_v = 0;
+template <class T, int R>
+inline constexpr int form_pointer_count_v<view<T, R>> = 1;
+template <class T, int R>
+inline constexpr int form_pointer_count_v<soa_view<T, R>> = soa_view<T, R>::components;
+
+template <class T, int R>
+void add_form_ranges(byte_range*& out, const view<T, R>& v) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  *out++ = byte_range{begin, begin + std::uintptr_t(v.size()) * sizeof(T), !std::is_const_v<T>};
+}
+template <class T, int R>
+void add_form_ranges(byte_range*& out, const soa_view<T, R>& v) {
+  using S = typename soa_view<T, R>::scalar_type;
+  for (int c = 0; c < soa_view<T, R>::components; ++c) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.component_data(c));
+    *out++ = byte_range{begin, begin + std::uintptr_t(v.size()) * sizeof(S), !std::is_const_v<T>};
+  }
+}
+template <class V>
+void add_form_ranges(byte_range*&, const V&) {}
+
+/// Whether no writable kernel view among `forms` shares a byte with another view. No allocation.
+template <class... V>
+bool forms_disjoint(const V&... forms) {
+  constexpr std::size_t count = (std::size_t(form_pointer_count_v<V>) + ... + 0);
+  if constexpr (count < 2) {
+    return true;
+  } else {
+    std::array<byte_range, count> ranges{};
+    byte_range* out = ranges.data();
+    (add_form_ranges(out, forms), ...);
+    return ranges_disjoint(ranges.data(), count);
+  }
 }
 
-template <class... Args>
-std::vector<launch_array_info> collect_arrays(const Args&... args) {
-  std::vector<launch_array_info> infos;
-  std::size_t position = 0;
-  [[maybe_unused]] auto one = [&](const auto& arg) {
-    ++position;
-    tack::for_each_array(arg, [&](const auto& a) { collect_array(infos, position, a); });
-  };
-  (one(args), ...);
-  return infos;
+/// Whether `A` is a `tack::array` handle (its kernel form is a `view` or `soa_view` of its memory).
+template <class A>
+concept array_handle = requires(const A& a) {
+  A::is_const;
+  A::can_be_soa;
+  a.as_const();
+  a.bump_version();
+};
+
+/// Whether `launch` may pass restrict views for these arguments: every argument is an array
+/// handle or a plain value (scalar, vector, matrix), and the kernel holds nothing (so no pointer
+/// the overlap check cannot see reaches the kernel).
+template <class K, class... Args>
+inline constexpr bool restrict_candidate_v =
+    std::is_empty_v<K> && sizeof...(Args) > 0 &&
+    ((array_handle<Args> || std::is_arithmetic_v<Args> || is_vec_v<Args> || is_mat_v<Args>) &&
+     ...);
+
+/// The pointers of a form, as a tuple (none for forms that are not restrict views).
+template <class V>
+TACK_FORCEINLINE constexpr auto form_pointers(const V& v) {
+  if constexpr (is_restrict_form_v<V>) {
+    return v.pointers();
+  } else {
+    return std::tuple<>{};
+  }
+}
+template <class V>
+inline constexpr std::size_t restrict_pointer_count_v = 0;
+template <class T, int R>
+inline constexpr std::size_t restrict_pointer_count_v<restrict_view<T, R>> = 1;
+template <class T, int R>
+inline constexpr std::size_t restrict_pointer_count_v<restrict_soa_view<T, R>> =
+    std::size_t(restrict_soa_view<T, R>::pointer_count);
+
+template <class F, class... P>
+TACK_IMPL_FLATTEN_LOOP void restrict_loop(const F& f, index_t begin, index_t end,
+                                          P* TACK_IMPL_RESTRICT... p);
+
+/// `launch_functor` over restrict forms. On the CPU the backends call `run_range(begin, end)`,
+/// which hands every view pointer to `restrict_loop` as a `restrict` parameter and runs the
+/// kernel over views rebuilt from those parameters.
+template <class K, class Seq, class... T>
+struct restrict_launch_functor;
+template <class K, std::size_t... I, class... T>
+struct restrict_launch_functor<K, std::index_sequence<I...>, T...>
+    : launch_functor<K, std::index_sequence<I...>, T...> {
+  using base = launch_functor<K, std::index_sequence<I...>, T...>;
+
+  /// Runs indices `[begin, end)` on the calling thread.
+  void run_range(index_t begin, index_t end) const {
+    std::apply([&](auto*... p) { restrict_loop(*this, begin, end, p...); },
+               std::tuple_cat(form_pointers(form<I>())...));
+  }
+
+  template <std::size_t J>
+  TACK_FORCEINLINE constexpr const auto& form() const {
+    using U = std::tuple_element_t<J, std::tuple<T...>>;
+    return static_cast<const launch_arg<J, U>&>(this->args).value;
+  }
+
+  /// The same functor with the view pointers replaced by `p...` in order.
+  template <class... P>
+  TACK_FORCEINLINE base rebind(P*... p) const {
+    const std::tuple<P*...> ptrs(p...);
+    return base{this->kernel, {{rebind_form<I>(ptrs)}...}};
+  }
+
+private:
+  template <std::size_t J>
+  static constexpr std::size_t offset() {
+    constexpr std::size_t counts[] = {restrict_pointer_count_v<T>..., 0};
+    std::size_t o = 0;
+    for (std::size_t k = 0; k < J; ++k) o += counts[k];
+    return o;
+  }
+  template <std::size_t J, class Ptrs>
+  TACK_FORCEINLINE auto rebind_form(const Ptrs& ptrs) const {
+    using U = std::tuple_element_t<J, std::tuple<T...>>;
+    if constexpr (is_restrict_form_v<U>) {
+      return [&]<std::size_t... C>(std::index_sequence<C...>) {
+        return form<J>().with_pointers(std::get<offset<J>() + C>(ptrs)...);
+      }(std::make_index_sequence<restrict_pointer_count_v<U>>{});
+    } else {
+      return form<J>();
+    }
+  }
+};
+
+/// The loop of a restrict launch: `p...` are the views' pointers, which no other pointer in the
+/// loop reaches where either writes (`launch` checked the byte ranges).
+template <class F, class... P>
+TACK_IMPL_FLATTEN_LOOP void restrict_loop(const F& f, index_t begin, index_t end,
+                                          P* TACK_IMPL_RESTRICT... p) {
+  const auto k = f.rebind(p...);
+  for (index_t i = begin; i < end; ++i) k(i);
 }
 
 /// Every array inside the arguments must be on `d`, and a read-only one must come as
@@ -150,14 +296,35 @@ std::string describe_launch_arguments(const Args&... args) {
 
 /// Converts the arguments one by one (each conversion may branch on a run-time layout), then runs
 /// the kernel on the forms when it accepts them.
-template <class Backend, class K, class Forms, class Refuse>
+/// A kernel view's restrict form; other forms as they are.
+template <class V>
+using restrict_form_t =
+    std::conditional_t<std::is_void_v<typename restrict_form<V>::type>, V,
+                       typename restrict_form<V>::type>;
+
+/// Whether some form is a view (so restrict changes anything) and the kernel takes the restrict
+/// forms (a kernel constrained to exactly `tack::view<T>` may not).
+template <class K, class... V>
+inline constexpr bool restrict_forms_accepted =
+    (!std::is_void_v<typename restrict_form<V>::type> || ...) &&
+    std::is_invocable_v<const K&, index_t, const restrict_form_t<V>&...>;
+
+template <bool Restrict, class Backend, class K, class Forms, class Refuse>
 void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& forms,
                   const Refuse& refuse) {
   std::apply(
       [&](const auto&... f) {
         if constexpr (std::is_invocable_v<const K&, index_t, decltype(f)...>) {
-          using functor = launch_functor<K, std::index_sequence_for<decltype(f)...>,
-                                         std::remove_cvref_t<decltype(f)>...>;
+          using seq = std::index_sequence_for<decltype(f)...>;
+          using functor = launch_functor<K, seq, std::remove_cvref_t<decltype(f)>...>;
+          if constexpr (Restrict && restrict_forms_accepted<K, std::remove_cvref_t<decltype(f)>...>) {
+            // One instantiation per aliasing case: restrict views where the ranges are disjoint.
+            if (forms_disjoint(f...)) {
+              using rfunctor = restrict_launch_functor<K, seq, restrict_form_t<std::remove_cvref_t<decltype(f)>>...>;
+              tack::parallel_for(backend, n, rfunctor{{kernel, {{restrict_form_t<std::remove_cvref_t<decltype(f)>>(f)}...}}});
+              return;
+            }
+          }
           tack::parallel_for(backend, n, functor{kernel, {{f}...}});
         } else {
           refuse();
@@ -165,11 +332,13 @@ void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& form
       },
       forms);
 }
-template <class Backend, class K, class Forms, class Refuse, class A, class... Rest>
+template <bool Restrict, class Backend, class K, class Forms, class Refuse, class A,
+          class... Rest>
 void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& forms,
                   const Refuse& refuse, const A& arg, const Rest&... rest) {
   tack::visit_kernel_form(arg, [&](const auto& form) {
-    launch_forms(backend, n, kernel, std::tuple_cat(forms, std::tuple(form)), refuse, rest...);
+    launch_forms<Restrict>(backend, n, kernel, std::tuple_cat(forms, std::tuple(form)), refuse,
+                           rest...);
   });
 }
 
@@ -185,7 +354,10 @@ void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
                       "; write the kernel as a functor with a template call operator, or copy "
                       "the argument to the layout it expects");
   };
-  launch_forms(backend, n, kernel, std::tuple<>{}, refuse, args...);
+  // Restrict views on the CPU only: the CUDA backend gets one instantiation per layout.
+  constexpr bool restrict_views =
+      !std::is_same_v<Backend, cuda_backend> && restrict_candidate_v<K, Args...>;
+  launch_forms<restrict_views>(backend, n, kernel, std::tuple<>{}, refuse, args...);
   // Writes through any argument count against its whole allocation.
   [[maybe_unused]] auto bump = [](const auto& arg) {
     tack::for_each_array(arg, [](const auto& a) {
@@ -197,12 +369,20 @@ void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
 
 }  // namespace detail
 
-/// Whether no two writable array arguments share a byte: separate rows of one array are disjoint,
-/// a view and its root are not. Where this holds, the CPU backend may hand out restrict views.
+/// Whether no writable array inside the arguments shares a byte with any other array inside them
+/// (read-only arrays may overlap each other): separate rows of one array are disjoint; a view and
+/// its root, two overlapping views, a read-only view of a written array, and `tack::soa(x, x)`
+/// (its components count separately) are not. Where this holds for a launch on the CPU whose
+/// arguments are arrays and values, the kernel receives `restrict_view`/`restrict_soa_view`.
 /// `bool ok = tack::writable_arguments_disjoint(a.rows(0, 2), a.rows(2, 4));`
 template <class... Args>
 bool writable_arguments_disjoint(const Args&... args) {
-  return !detail::writable_ranges_overlap(detail::collect_arrays(args...));
+  detail::byte_range_set set;
+  [[maybe_unused]] auto one = [&](const auto& arg) {
+    tack::for_each_array(arg, [&](const auto& a) { detail::add_array_ranges(set, a); });
+  };
+  (one(args), ...);
+  return set.disjoint();
 }
 
 TACK_IMPL_KERNEL_ABI_BEGIN

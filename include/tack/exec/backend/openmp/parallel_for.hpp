@@ -23,11 +23,15 @@ struct parallel_for_impl<openmp_backend> {
   template <class F>
   static void run(index_t n, const F& f) {
     run_flat(n, f, [](const F& g, index_t begin, index_t end) TACK_IMPL_FLATTEN_LOOP {
-      // The copy is made inside the noinline loop function: through the reference parameter,
-      // every store of the kernel would force its pointers to be reloaded.
-      with_local_kernel(g, [&](const F& k) {
-        for (index_t i = begin; i < end; ++i) k(i);
-      });
+      if constexpr (has_run_range<F>) {
+        g.run_range(begin, end);
+      } else {
+        // The copy is made inside the noinline loop function: through the reference parameter,
+        // every store of the kernel would force its pointers to be reloaded.
+        with_local_kernel(g, [&](const F& k) {
+          for (index_t i = begin; i < end; ++i) k(i);
+        });
+      }
     });
   }
 

@@ -205,6 +205,12 @@ inline void with_local_kernel(const F& f, const G& g) {
   }
 }
 
+/// Whether a functor runs a range of indices itself (`f.run_range(begin, end)` on the calling
+/// thread): `launch`'s restrict functor does, so that its loop takes the view pointers as
+/// `restrict` parameters. The CPU backends call it instead of looping over `f(i)`.
+template <class F>
+concept has_run_range = requires(const F& f, index_t i) { f.run_range(i, i); };
+
 /// The first exception thrown by any thread of a parallel region. Threads check `stopped()` before
 /// each chunk of work, so they stop soon after a failure; the caller rethrows after the region,
 /// once every thread has left it (an exception must never leave an OpenMP region).

@@ -15,9 +15,13 @@ template <>
 struct parallel_for_impl<serial_backend> {
   template <class F>
   TACK_IMPL_FLATTEN_LOOP static void run(index_t n, const F& f) {
-    with_local_kernel(f, [&](const F& k) {  // a local copy cannot alias the kernel's stores
-      for (index_t i = 0; i < n; ++i) k(i);
-    });
+    if constexpr (has_run_range<F>) {
+      f.run_range(0, n);
+    } else {
+      with_local_kernel(f, [&](const F& k) {  // a local copy cannot alias the kernel's stores
+        for (index_t i = 0; i < n; ++i) k(i);
+      });
+    }
   }
   template <int Rank, class F>
   static void run(const range<Rank>& r, const F& f) {
