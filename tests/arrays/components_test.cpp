@@ -3,6 +3,9 @@
 // components (a vector array from scalar arrays) and extract_component (a scalar array from a
 // vector or matrix array): values, component stores, both layouts, and refused arguments.
 
+#include <tack/array/copyto.hpp>
+#include <tack/array/factories.hpp>
+#include <tack/array/soa.hpp>
 #include <tack/arrays/components.hpp>
 #include <tack/arrays/constant.hpp>
 #include <tack/arrays/counting.hpp>
@@ -10,6 +13,7 @@
 #include <tack/arrays/uniform_coordinates.hpp>
 #include <tack/core/concepts.hpp>
 #include <tack/core/error.hpp>
+#include <tack/exec/launch.hpp>
 #include <tack/types/mat.hpp>
 #include <tack/types/vec.hpp>
 #include <tack/view/soa_view.hpp>
@@ -131,3 +135,25 @@ TEST(ExtractComponent, ComponentPastTheCountIsAValueErrorNamingTheCount) {
 }
 
 }  // namespace
+
+namespace {
+struct store_vec2 {
+  template <class P>
+  TACK_HOST_DEVICE void operator()(index_t i, const P& p) const {
+    p[i] = tack::vec2f{float(i), float(10 * i)};
+  }
+};
+}  // namespace
+
+// components is an implicit array: kernels store through it (copyto and fill into it do not
+// compile: tests/compile_fail/arrays_store.cpp); tack::soa over the same arrays is the storage.
+TEST(Components, KernelsStoreThroughAndSoaIsTheStorage) {
+  auto x = tack::zeros<float>(3), y = tack::zeros<float>(3);
+  tack::launch(tack::cpu(), 3, store_vec2{}, ta::components(x, y));
+  EXPECT_EQ(x.to_vector(), (std::vector<float>{0, 1, 2}));
+  EXPECT_EQ(y.to_vector(), (std::vector<float>{0, 10, 20}));
+  auto xy = tack::soa(x, y);
+  tack::fill(xy, tack::vec2f{4, 5});
+  EXPECT_EQ(x.to_vector(), (std::vector<float>{4, 4, 4}));
+  EXPECT_EQ(y.to_vector(), (std::vector<float>{5, 5, 5}));
+}

@@ -161,7 +161,15 @@ template <bool IsFill, class Dst, class WithValues>
 void store_on_host(const Dst& dst, const WithValues& with_values) {
   visit_kernel_form(dst, [&](const auto& d) {
     using D = std::remove_cvref_t<decltype(d)>;
-    if constexpr (!writable_array<D>) {
+    if constexpr (requires { D::functor_type::kernel_stores_only; }) {
+      static_assert(!IsFill && !requires { D::functor_type::kernel_stores_only; },
+                    "tack::fill: tack::arrays::components is an implicit array, not storage; fill "
+                    "tack::soa(x, y, ...) over the same component arrays, or store in a kernel");
+      static_assert(IsFill || !requires { D::functor_type::kernel_stores_only; },
+                    "tack::copyto: tack::arrays::components is an implicit array, not storage; "
+                    "copy into tack::soa(x, y, ...) over the same component arrays, or store in a "
+                    "kernel");
+    } else if constexpr (!writable_array<D>) {
       if constexpr (IsFill) {
         static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::fill"));
       } else {

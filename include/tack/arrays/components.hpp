@@ -70,6 +70,10 @@ struct components_fn {
   using first = std::tuple_element_t<0, std::tuple<A...>>;
   using scalar = detail::value_t<first>;
   using vector = vec<scalar, N>;
+  /// An implicit array, not storage (seed 001): `tack::copyto` and `tack::fill` into it are
+  /// refused at compile time; kernels store through it.
+  /// `static_assert(tack::arrays::components_fn<tack::view<float>, tack::view<float>>::kernel_stores_only);`
+  static constexpr bool kernel_stores_only = true;
   static constexpr bool writable = (detail::is_writable_reference_v<detail::reference_t<A>> && ...);
   using returned = std::conditional_t<writable,
                                       detail::components_ref<scalar, detail::reference_t<A>...>,
@@ -105,7 +109,9 @@ private:
 };
 
 /// A vector array from 2 to 4 scalar arrays of the same scalar type and length: element `i` is
-/// `{x[i], y[i], ...}`. Writable when every component array is (a store writes each component).
+/// `{x[i], y[i], ...}`. Writable in kernels when every component array is (a store writes each
+/// component); being an implicit array, not storage, it takes no `tack::copyto` or `tack::fill`
+/// (a `static_assert` names `tack::soa(x, y, ...)`, the storage over the same component arrays).
 /// Different lengths are a `value_error` naming both; different scalar types fail to compile.
 /// `auto points = tack::arrays::components(xs, ys, zs);  // vec3 elements`
 template <class... A>
