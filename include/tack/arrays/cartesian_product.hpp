@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <tuple>
+#include <array>
 #include <type_traits>
 #include <utility>
 
@@ -23,9 +24,35 @@ struct cartesian_product_fn {
   using scalar = detail::value_t<first>;
   using vector = vec<scalar, N>;
 
+  /// A rank-2 (rank-3) array of shape `(ny, nx)` (`(nz, ny, nx)`): x fastest, as the flat order.
+  static constexpr int rank = N;
+
   detail::pack<A...> axes;
   index_t nx;
-  index_t ny;  ///< unused in 2-D
+  index_t ny;      ///< 1 in 2-D
+  index_t last{};  ///< the extent of the last axis (y in 2-D, z in 3-D)
+
+  /// The extents, slowest axis first.
+  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(N)> shape() const noexcept {
+    if constexpr (N == 2) {
+      return {last, nx};
+    } else {
+      return {last, ny, nx};
+    }
+  }
+
+  /// Element `(iy, ix)` (2-D) or `(iz, iy, ix)` (3-D): `{x[ix], y[iy][, z[iz]]}`.
+  TACK_EXEC_CHECK_DISABLE
+  TACK_FORCEINLINE constexpr computed_t<vector> operator()(const vec<index_t, N>& k) const {
+    if constexpr (N == 2) {
+      return vector{detail::read(detail::get<0>(axes), k[1]),
+                    detail::read(detail::get<1>(axes), k[0])};
+    } else {
+      return vector{detail::read(detail::get<0>(axes), k[2]),
+                    detail::read(detail::get<1>(axes), k[1]),
+                    detail::read(detail::get<2>(axes), k[0])};
+    }
+  }
 
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr computed_t<vector> operator()(index_t i) const {
@@ -43,7 +70,7 @@ struct cartesian_product_fn {
   auto operands() const { return tie_axes(std::index_sequence_for<A...>{}); }
   template <class... K>
   auto rebind(const K&... k) const {
-    return cartesian_product_fn<K...>{detail::make_pack(k...), nx, ny};
+    return cartesian_product_fn<K...>{detail::make_pack(k...), nx, ny, last};
   }
 
 private:
@@ -55,7 +82,8 @@ private:
 
 /// The points of a rectilinear grid from its coordinate arrays: `x.size() * y.size() [* z.size()]`
 /// elements of `vec<T, 2>` or `vec<T, 3>`, x varying fastest. The axes must hold the same scalar
-/// type; nothing is stored.
+/// type; nothing is stored. A rank-2 (rank-3) array of shape `(ny, nx)` (`(nz, ny, nx)`):
+/// `pts(k, j, i)` is `{xs[i], ys[j], zs[k]}`, the flat `pts[i + nx * (j + ny * k)]`.
 /// `auto pts = tack::arrays::cartesian_product(xs, ys, zs);  // pts[1] == {xs[1], ys[0], zs[0]}`
 template <class... A>
   requires((sizeof...(A) == 2 || sizeof...(A) == 3) && (detail::array_operand<A> && ...))
@@ -72,7 +100,9 @@ auto cartesian_product(A... axes) {
     for (index_t s : sizes) total *= s;
     const index_t ny = sizeof...(A) == 3 ? sizes[1] : 1;
     return implicit_array<cartesian_product_fn<A...>>(
-        cartesian_product_fn<A...>{detail::make_pack(std::move(axes)...), sizes[0], ny}, total);
+        cartesian_product_fn<A...>{detail::make_pack(std::move(axes)...), sizes[0], ny,
+                                   sizes[sizeof...(A) - 1]},
+        total);
   }
 }
 

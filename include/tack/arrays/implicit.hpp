@@ -44,7 +44,9 @@
 #include <tack/core/macros.hpp>
 #include <tack/core/precondition.hpp>
 #include <tack/memory/device.hpp>
+#include <tack/types/vec.hpp>
 
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -399,6 +401,24 @@ decltype(auto) visit_operands_from(const Tuple& t, G& g, const K&... done) {
 /// `tack::arrays::computed_t<T>`: how a computed element is returned (`const T` for class types).
 using detail::computed_t;
 
+namespace detail {
+/// A functor of rank N > 1 declares `static constexpr int rank = N`, has `shape()` (the N
+/// extents, row-major) and `operator()(vec<index_t, N>)` besides the flat `operator()(index_t)`.
+template <class F>
+concept multi_index_functor = requires(const F& f) {
+  F::rank;
+  f.shape();
+};
+template <class F>
+consteval int functor_rank() {
+  if constexpr (multi_index_functor<F>) {
+    return F::rank;
+  } else {
+    return 1;
+  }
+}
+}  // namespace detail
+
 /// An array of `size()` elements whose element `i` is `fn(i)`: the base of every implicit array.
 /// Trivially copyable when `F` is. Element access is `TACK_HOST_DEVICE` and inlines to `fn(i)`.
 /// `auto squares = tack::arrays::function(10, [](tack::index_t i) { return i * i; });`
@@ -432,6 +452,54 @@ public:
                  "tack::arrays: index %lld is out of range for an implicit array of size %lld",
                  static_cast<long long>(i), static_cast<long long>(size_));
     return fn_(i);
+  }
+  /// Number of indices an element takes: the functor's `rank`, else 1.
+  /// `static_assert(decltype(tack::arrays::uniform_coordinates({2, 2, 2}))::rank == 3);`
+  static constexpr int rank = detail::functor_rank<F>();
+
+  /// Element `(i, j[, k])`, exactly `rank` indices; the same as `a[tack::vec<index_t, rank>{...}]`.
+  /// `pts(k, j, i)` of `uniform_coordinates({nx, ny, nz})` is the point `(i, j, k)`.
+  TACK_EXEC_CHECK_DISABLE
+  template <class... I>
+    requires(sizeof...(I) >= 1 && (std::is_integral_v<I> && ...))
+  TACK_FORCEINLINE constexpr reference operator()(I... i) const {
+    static_assert(sizeof...(I) == std::size_t(rank),
+                  "tack::arrays: an implicit array takes as many indices as its rank (a(i) for "
+                  "rank 1, a(i, j) for rank 2, a(i, j, k) for rank 3); a[k] reads the flat "
+                  "row-major element");
+    if constexpr (rank == 1) {
+      return (*this)[(index_t(i), ...)];
+    } else {
+      return (*this)[vec<index_t, rank>{index_t(i)...}];
+    }
+  }
+  /// Element `ix` of a rank-2 or rank-3 array (checked against `shape()` in debug mode).
+  /// `pts[tack::vec<tack::index_t, 3>{k, j, i}]`
+  TACK_EXEC_CHECK_DISABLE
+  TACK_FORCEINLINE constexpr reference operator[](const vec<index_t, rank>& ix) const
+    requires(rank > 1)
+  {
+#if TACK_BOUNDS_CHECK
+    const auto s = fn_.shape();
+    for (int d = 0; d < rank; ++d) {
+      TACK_EXPECTS(ix[d] >= 0 && ix[d] < s[std::size_t(d)],
+                   "tack::arrays: index %lld of dimension %d is out of range for extent %lld",
+                   static_cast<long long>(ix[d]), d, static_cast<long long>(s[std::size_t(d)]));
+    }
+#endif
+    return fn_(ix);
+  }
+  /// The extents, row-major: `{size()}` for rank 1.
+  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(rank)> shape() const noexcept {
+    if constexpr (rank == 1) {
+      return {size_};
+    } else {
+      return fn_.shape();
+    }
+  }
+  /// Extent of dimension `d`. `pts.extent(0)` is `nz` for `uniform_coordinates({nx, ny, nz})`.
+  TACK_HOST_DEVICE constexpr index_t extent(int d) const noexcept {
+    return shape()[std::size_t(d)];
   }
   /// The number of elements.
   TACK_FORCEINLINE constexpr index_t size() const noexcept { return size_; }

@@ -12,14 +12,27 @@
 
 namespace tack::arrays {
 
-/// Point `i = ix + nx * (iy + ny * iz)` is `origin + spacing * (ix, iy, iz)` component-wise.
+/// Point `i = ix + nx * (iy + ny * iz)` is `origin + spacing * (ix, iy, iz)` component-wise; as a
+/// rank-3 array of shape `(nz, ny, nx)`, element `(iz, iy, ix)` is the same point.
 template <class T>
 struct uniform_coordinates_fn {
   static constexpr bool computes_from_index = true;  // reads no memory
+  static constexpr int rank = 3;
   index_t nx;
   index_t ny;
   vec<T, 3> origin;
   vec<T, 3> spacing;
+  index_t nz = 0;
+
+  /// `(nz, ny, nx)`: row-major with x fastest, the flat order.
+  TACK_HOST_DEVICE constexpr std::array<index_t, 3> shape() const noexcept { return {nz, ny, nx}; }
+
+  /// Point `(ix, iy, iz)` from the index vector `(iz, iy, ix)`.
+  TACK_FORCEINLINE constexpr computed_t<vec<T, 3>> operator()(const vec<index_t, 3>& k) const {
+    return vec<T, 3>{origin[0] + spacing[0] * static_cast<T>(k[2]),
+                     origin[1] + spacing[1] * static_cast<T>(k[1]),
+                     origin[2] + spacing[2] * static_cast<T>(k[0])};
+  }
 
   TACK_FORCEINLINE constexpr computed_t<vec<T, 3>> operator()(index_t i) const {
     const index_t ix = i % nx;
@@ -33,7 +46,9 @@ struct uniform_coordinates_fn {
 };
 
 /// The `nx * ny * nz` points of a uniform grid with `point_dims = {nx, ny, nz}` points per axis,
-/// x fastest (VTK's order); a negative dimension is a `value_error`. `point_dims` is anything
+/// x fastest (VTK's order); a negative dimension is a `value_error`. It is a rank-3 array of shape
+/// `(nz, ny, nx)`: `pts(k, j, i)` is point `(i, j, k)`, and the flat `pts[i + nx * (j + ny * k)]`
+/// the same one. `point_dims` is anything
 /// indexable by 0..2 (a braced list, `std::array`, `tack::vec3i`).
 /// `auto pts = tack::arrays::uniform_coordinates({3, 2, 2}, tack::vec3f{0, 0, 0},
 ///                                               tack::vec3f{0.5f, 1, 1});  // pts[1] == {0.5, 0, 0}`
@@ -50,7 +65,7 @@ auto uniform_coordinates(const Dims& point_dims, vec<T, 3> origin = vec<T, 3>{0,
                       ")");
   }
   return implicit_array<uniform_coordinates_fn<T>>(
-      uniform_coordinates_fn<T>{nx, ny, origin, spacing}, nx * ny * nz);
+      uniform_coordinates_fn<T>{nx, ny, origin, spacing, nz}, nx * ny * nz);
 }
 
 }  // namespace tack::arrays

@@ -12,6 +12,9 @@
 
 namespace tack {
 
+template <class T, int N>
+struct vec;
+
 /// `a[i]` reads a value and `a.size()` gives the length.
 /// `static_assert(tack::readable_array<tack::view<const float>>);`
 template <class A>
@@ -45,6 +48,17 @@ concept writable_array = readable_array<A> && requires(A& a, index_t i, array_va
 template <class A>
 concept addressable_array = writable_array<A> && requires(A& a, index_t i) {
   { &a[i] } -> std::convertible_to<const array_value_t<A>*>;
+};
+
+/// Several indices arrive as one vector (seed 001): `a[tack::vec<index_t, N>{i, j, k}]` reads
+/// element `(i, j, k)` and `a.shape()` gives the `N` extents, row-major like the flat `a[k]`.
+/// Implicit arrays of rank 2 and 3 (`cartesian_product`, `uniform_coordinates`, `function` over
+/// a shape) and user classes with those members satisfy it.
+/// `static_assert(tack::multi_index_array<decltype(tack::arrays::uniform_coordinates({2, 2, 2})), 3>);`
+template <class A, int N>
+concept multi_index_array = readable_array<A> && requires(const A& a, const vec<index_t, N>& ix) {
+  a[ix];
+  a.shape()[0];
 };
 
 }  // namespace tack
