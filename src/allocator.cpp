@@ -24,10 +24,10 @@ std::string bytes_text(std::size_t bytes) { return std::to_string(bytes) + " byt
 
 // Freed large host blocks (whole 2 MiB-aligned mappings) kept for reuse, oldest evicted first once
 // their total passes the limit. Why: a fresh mapping costs a page fault and the kernel's zeroing
-// per page on first touch (on the VMs this was measured on, 75-524 ms for 256 MiB, several times
-// the copy that then fills it: docs/performance.md), and a program that makes arrays in a loop
-// (`b = a.copy()`, temporaries of a time step) pays it every iteration. glibc's malloc keeps no
-// block above 32 MiB; this does what its dynamic mmap threshold does for smaller ones.
+// per page on first touch (several times the copy that then fills it: docs/performance.md), and
+// a program that makes arrays in a loop (`b = a.copy()`, temporaries of a time step) pays it
+// every iteration. glibc's malloc keeps no block above 32 MiB; this does what its dynamic mmap
+// threshold does for smaller ones.
 class host_block_cache {
 public:
   host_block_cache() : limit_(initial_limit()) {}
@@ -122,8 +122,8 @@ private:
 };
 
 // Host memory. Large blocks are whole mmap mappings, 2 MiB-aligned and advised onto transparent
-// huge pages (first touch then costs about a fifth of 4 KiB pages on these machines,
-// MACHINE-NOTES), reused through `host_block_cache`; a fresh mapping reads as zero, which lets
+// huge pages (first touch then costs less than with 4 KiB pages: docs/decisions.md), reused
+// through `host_block_cache`; a fresh mapping reads as zero, which lets
 // `zeros` skip its fill. Small blocks come from malloc, aligned by an offset (malloc keeps those
 // itself).
 class host_allocator final : public allocator {
@@ -141,8 +141,7 @@ public:
     if (bytes == 0) return nullptr;
     if (bytes < huge_page) {
       // malloc plus an aligning offset, the original pointer kept just below the block: glibc's
-      // aligned_alloc goes through _int_memalign, ~4x the instructions of malloc (measured with
-      // callgrind: 470 against ~110 per call), a third of a small copy()'s overhead.
+      // aligned_alloc goes through _int_memalign, several times the instructions of malloc.
       void* raw = std::malloc(round_up(bytes, alignment) + alignment);
       if (!raw) throw out_of_memory("tack: host allocation of " + bytes_text(bytes) + " failed");
       // malloc aligns to 16, so the aligned block starts 16 to 64 bytes in: room for the pointer.

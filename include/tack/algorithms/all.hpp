@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Every algorithm of DESIGN §8 that lives in `tack/algorithms/`: reductions, statistics,
+/// @file Every algorithm that lives in `tack/algorithms/`: reductions, statistics,
 /// scans and sorts. (`fill` and `copyto` are members / functions of `tack::array`, in array/.)
 /// `#include <tack/algorithms/all.hpp>  float s = tack::sum(a);`
 

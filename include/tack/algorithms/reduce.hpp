@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Reductions over any readable array (DESIGN §8): `sum`, `reduce`, `transform_reduce`,
+/// @file Reductions over any readable array: `sum`, `reduce`, `transform_reduce`,
 /// `min`, `max`, `minmax`, `dot`.
 ///
 /// **What is combined.** Reductions combine scalar components: a `vec3f` array of `n` elements

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Prefix scans of any readable array into a `tack::array` (DESIGN §8):
+/// @file Prefix scans of any readable array into a `tack::array`:
 /// `inclusive_scan(in, out[, op])`, `exclusive_scan(in, out, init[, op])`.
 ///
 /// Scans combine whole elements (`vec3f + vec3f` for a `vec3f` output, unlike the reductions,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Sorting rank-1 `tack::array`s of scalars in place (DESIGN §8): `sort(a)`,
+/// @file Sorting rank-1 `tack::array`s of scalars in place: `sort(a)`,
 /// `sort_by_key(keys, values)`.
 ///
 /// Ascending; NaNs go last, as in NumPy. On the CPU with several threads (OpenMP): one block per
@@ -175,8 +175,8 @@ void sort(const array<T, R, S>& a) {
     T* const data = a.data();
     if constexpr (std::is_floating_point_v<T>) {
       // NaNs go last in one pass first, so that the sort itself compares with a plain `<` (a
-      // strict weak order once there are no NaNs): the NaN-aware comparator costs ~10 % of a
-      // sort's time at every comparison (docs/performance-kernels.md), the pass ~1 %.
+      // strict weak order once there are no NaNs): the NaN-aware comparator costs at every
+      // comparison, the pass once (docs/performance-kernels.md).
       T* const numbers_end = std::partition(data, data + a.size(), [](T x) { return x == x; });
       detail::parallel_sort(data, static_cast<index_t>(numbers_end - data), std::less<T>{});
     } else {

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::soa(x, y[, z[, w]])`: a structure-of-arrays vector array over existing component
-/// arrays, without a copy (DESIGN §4, seed "Structure-of-arrays storage").
+/// arrays, without a copy.
 
 #include <tack/array/array.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Every implicit array of `tack::arrays` (DESIGN §6) and the array expressions.
+/// @file Every implicit array of `tack::arrays` and the array expressions.
 /// `#include <tack/arrays/all.hpp>`
 
 #include <tack/arrays/cartesian_product.hpp>

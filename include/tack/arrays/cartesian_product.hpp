@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::arrays::cartesian_product`: every combination of the coordinates of 2 or 3 arrays,
-/// x fastest (VTK's point order for rectilinear grids) (DESIGN §6).
+/// x fastest (VTK's point order for rectilinear grids).
 
 #include <tack/arrays/implicit.hpp>
 #include <tack/types/vec.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::cast<U>`: the elements of an array converted to `U` when read (DESIGN §6).
+/// @file `tack::arrays::cast<U>`: the elements of an array converted to `U` when read.
 
 #include <tack/arrays/implicit.hpp>
 

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::arrays::components`: a vector array built from 2 to 4 scalar arrays, one per
-/// component (DESIGN §6). Like a structure-of-arrays `tack::array`, but over any readable arrays
+/// component. Like a structure-of-arrays `tack::array`, but over any readable arrays
 /// (computed ones included) and without being storage.
 
 #include <tack/arrays/implicit.hpp>
@@ -70,7 +70,7 @@ struct components_fn {
   using first = std::tuple_element_t<0, std::tuple<A...>>;
   using scalar = detail::value_t<first>;
   using vector = vec<scalar, N>;
-  /// An implicit array, not storage (seed 001): `tack::copyto` and `tack::fill` into it are
+  /// An implicit array, not storage: `tack::copyto` and `tack::fill` into it are
   /// refused at compile time; kernels store through it.
   /// `static_assert(tack::arrays::components_fn<tack::view<float>, tack::view<float>>::kernel_stores_only);`
   static constexpr bool kernel_stores_only = true;

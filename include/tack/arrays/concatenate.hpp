@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::concatenate`: arrays one after the other, without copying (DESIGN §6).
+/// @file `tack::arrays::concatenate`: arrays one after the other, without copying.
 
 #include <tack/arrays/implicit.hpp>
 

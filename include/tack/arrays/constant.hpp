@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::constant`: one value repeated `n` times (DESIGN §6).
+/// @file `tack::arrays::constant`: one value repeated `n` times.
 
 #include <tack/arrays/implicit.hpp>
 

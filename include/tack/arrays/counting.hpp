@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::counting`: `start, start + step, start + 2 step, ...` (DESIGN §6).
+/// @file `tack::arrays::counting`: `start, start + step, start + 2 step, ...`.
 
 #include <tack/arrays/implicit.hpp>
 #include <tack/core/error.hpp>

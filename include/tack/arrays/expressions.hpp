@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Lazy array expressions (DESIGN §6): `+ - * /`, unary `-`, and `tack::sqrt`, `abs`,
+/// @file Lazy array expressions: `+ - * /`, unary `-`, and `tack::sqrt`, `abs`,
 /// `minimum`, `maximum`, `exp`, `log`, `sin`, `cos`, `pow` (NumPy's names) between arrays and
 /// scalars build implicit arrays; nothing is computed until an element is read, so
 /// `copyto(out, a + 2.0f * b)` is one fused pass and `sum(a * b)` never stores `a * b`.

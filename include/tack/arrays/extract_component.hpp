@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::arrays::extract_component`: one scalar component of a vector or matrix array
-/// (DESIGN §6).
+///.
 
 #include <tack/arrays/implicit.hpp>
 #include <tack/types/dtype.hpp>

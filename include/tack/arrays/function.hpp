@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::function`: element `i` is `f(i)` for any callable (DESIGN §6).
+/// @file `tack::arrays::function`: element `i` is `f(i)` for any callable.
 
 #include <tack/arrays/implicit.hpp>
 

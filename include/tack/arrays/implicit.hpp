@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::implicit_array<F>`: an array whose element `i` is `F(i)` (DESIGN §6).
+/// @file `tack::arrays::implicit_array<F>`: an array whose element `i` is `F(i)`.
 ///
 /// Every array of `tack::arrays` is an `implicit_array` over a small functor. The functor decides
 /// what an element is; `implicit_array` adds the length, iteration, bounds checks in debug mode and

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::arrays::permutation`: `values[indices[i]]`, a gather that stores as a scatter
-/// (DESIGN §6).
+///.
 
 #include <tack/arrays/implicit.hpp>
 

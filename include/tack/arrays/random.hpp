@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Counter-based random arrays (DESIGN §6): `random_bits`, `random_uniform`, `random_normal`.
+/// @file Counter-based random arrays: `random_bits`, `random_uniform`, `random_normal`.
 ///
 /// Element `i` of a random array with seed `s` is a pure function of `(s, i)`: one Philox-4x32-10
 /// block (tack/detail/philox.hpp) with counter `i` and key `s`. Nothing is stored and there is no

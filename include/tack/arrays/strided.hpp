@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::strided`: every `step`-th element of an array from `offset` (DESIGN §6).
+/// @file `tack::arrays::strided`: every `step`-th element of an array from `offset`.
 /// Row views (`a[tack::slice(i, j, step)]`) refuse a step other than 1 and name this array.
 
 #include <tack/arrays/implicit.hpp>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::arrays::transform`: element `i` is `f(a[i])`; with an inverse, stores
-/// `a[i] = inverse(v)` (DESIGN §6).
+/// `a[i] = inverse(v)`.
 
 #include <tack/arrays/implicit.hpp>
 

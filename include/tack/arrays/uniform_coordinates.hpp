@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::arrays::uniform_coordinates`: the point coordinates of a uniform grid, x fastest
-/// (DESIGN §6).
+///.
 
 #include <tack/arrays/implicit.hpp>
 #include <tack/types/vec.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::arrays::view`: `count` consecutive elements of an array from `start` (DESIGN §6).
+/// @file `tack::arrays::view`: `count` consecutive elements of an array from `start`.
 /// Not to be confused with the kernel view class `tack::view<T, Rank>`: this is an implicit
 /// array over any readable array, stored or computed.
 

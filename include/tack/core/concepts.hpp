@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file The indexing protocol (DESIGN §6): any type with `operator[](index_t) const` and `size()` is
+/// @file The indexing protocol: any type with `operator[](index_t) const` and `size()` is
 /// a readable array; the library's own arrays have no privileged path.
 
 #include <tack/core/index.hpp>
@@ -50,7 +50,7 @@ concept addressable_array = writable_array<A> && requires(A& a, index_t i) {
   { &a[i] } -> std::convertible_to<const array_value_t<A>*>;
 };
 
-/// Several indices arrive as one vector (seed 001): `a[tack::vec<index_t, N>{i, j, k}]` reads
+/// Several indices arrive as one vector: `a[tack::vec<index_t, N>{i, j, k}]` reads
 /// element `(i, j, k)` and `a.shape()` gives the `N` extents, row-major like the flat `a[k]`.
 /// Implicit arrays of rank 2 and 3 (`cartesian_product`, `uniform_coordinates`, `function` over
 /// a shape) and user classes with those members satisfy it.

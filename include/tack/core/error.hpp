@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file The exception hierarchy (DESIGN §11). Every refusal throws one of these with a message that
+/// @file The exception hierarchy. Every refusal throws one of these with a message that
 /// names the operation, the array (shape, dtype, device) and the offending value.
 
 #include <stdexcept>

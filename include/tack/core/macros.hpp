@@ -49,9 +49,9 @@
 #define TACK_FORCEINLINE inline TACK_IMPL_ALWAYS_INLINE TACK_HOST_DEVICE
 
 // A host loop that must inline the whole kernel into itself: GCC otherwise leaves the call to a
-// user's kernel out of line inside the backend's per-chunk loop (measured: a SoA kernel at 0.80 of
-// the hand loop on one thread, 1.14 with this; docs/performance-kernels.md). `noinline` keeps the
-// attribute from being lost when the loop itself is inlined into its caller.
+// user's kernel out of line inside the backend's per-chunk loop, which costs a SoA kernel its
+// vectorization (docs/performance-kernels.md). `noinline` keeps the attribute from being lost
+// when the loop itself is inlined into its caller.
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
 #define TACK_IMPL_FLATTEN_LOOP __attribute__((flatten, noinline))
 #define TACK_IMPL_NOINLINE __attribute__((noinline))

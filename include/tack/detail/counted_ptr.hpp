@@ -7,8 +7,8 @@
 /// Why not `std::shared_ptr`: a row view is a handle copy, and its cost is the reference count's.
 /// libstdc++'s copy and release are an atomic increment, then on release a load of both counts
 /// (use and weak, for its last-reference shortcut), a test of `__libc_single_threaded` and an
-/// atomic exchange-add: 7.5 ns per view on the build machine. One count in the object's own block,
-/// `lock inc` / `lock dec` and nothing else, costs about 5 ns (docs/performance.md, session 4).
+/// atomic exchange-add. One count in the object's own block, `lock inc` / `lock dec` and nothing
+/// else, is cheaper (figures in docs/performance.md).
 /// Handles never need weak references, aliasing or custom deleters (an exported allocation's
 /// keep-alive token is the buffer's own `std::shared_ptr`, not the handle's state).
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Atomics usable in kernels on every backend (DESIGN §7): `tack::atomic_add`, `atomic_min`,
+/// @file Atomics usable in kernels on every backend: `tack::atomic_add`, `atomic_min`,
 /// `atomic_max`, `atomic_exchange` and `atomic_compare_exchange`. Each returns the value the target
 /// held before.
 ///

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Backend tags and the dispatch templates each backend specializes (DESIGN §7).
+/// @file Backend tags and the dispatch templates each backend specializes.
 ///
 /// A backend is an empty tag type. The public entry points (`parallel_for`, `parallel_reduce`,
 /// `parallel_scan`) forward to `detail::parallel_for_impl<Backend>` and friends, which each backend

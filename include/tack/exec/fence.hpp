@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::fence`: wait until the work launched on a device is complete (DESIGN §7).
+/// @file `tack::fence`: wait until the work launched on a device is complete.
 ///
 /// CPU kernels are complete when `parallel_for` returns, so a CPU fence does nothing. CUDA
 /// launches synchronize before they return for now (exec/backend/cuda/launch.hpp); `fence` is still

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::launch([device,] n, kernel, args...)` (DESIGN §7): array arguments become kernel
+/// @file `tack::launch([device,] n, kernel, args...)`: array arguments become kernel
 /// views specialized per run-time layout, implicit arrays their kernel form, scalars pass by value.
 
 #include <tack/array/shape.hpp>
@@ -252,7 +252,7 @@ TACK_IMPL_FLATTEN_LOOP void restrict_loop(const F& f, index_t begin, index_t end
 
 /// Every array inside the arguments must be on `d`, and a read-only one must come as
 /// `array<const T>`. Walks the arguments without allocating; messages are built only on failure
-/// (a launch must stay cheap: DESIGN §1, "creating a kernel view costs a few loads and stores").
+/// (a launch must stay cheap).
 template <class... Args>
 void check_launch_arguments(const device& d, const Args&... args) {
   std::size_t position = 0;

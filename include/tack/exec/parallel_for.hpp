@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::parallel_for`: run a kernel once per index, on a device or a named backend
-/// (DESIGN §7).
+///.
 ///
 /// The kernel is a function object called as `f(i)` (or `f(i, j[, k])` over a `tack::range`) with
 /// `tack::index_t` indices, in no particular order and possibly concurrently: iterations must not

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::parallel_reduce`: combine one value per index with an associative op (DESIGN §7).
+/// @file `tack::parallel_reduce`: combine one value per index with an associative op.
 ///
 /// `parallel_reduce([device | backend,] n, init, f, op = tack::ops::plus{})` returns
 /// `op(init, f(0) op f(1) op ... op f(n - 1))` (`init` when `n == 0`). The result type is the type

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::parallel_scan`: prefix combinations (DESIGN §7).
+/// @file `tack::parallel_scan`: prefix combinations.
 ///
 /// The form. `parallel_scan([device | backend,] n, init, value, store, op = tack::ops::plus{})`
 /// reads `value(i)` (the i-th input, converted to `T`, the type of `init`) and calls

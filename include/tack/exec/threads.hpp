@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file How many threads the CPU backend runs (DESIGN §7).
+/// @file How many threads the CPU backend runs.
 ///
 /// The count starts from the environment variable `TACK_NUM_THREADS` when it is set, else from
 /// OpenMP's own default (`omp_get_max_threads()`, which honours `OMP_NUM_THREADS`). tack passes it

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file DLPack interop (DESIGN §9): `tack::to_dlpack`, `tack::to_dlpack_legacy` and
+/// @file DLPack interop: `tack::to_dlpack`, `tack::to_dlpack_legacy` and
 /// `tack::from_dlpack` exchange arrays with NumPy, PyTorch, CuPy, JAX … without copying.
 ///
 /// Export: vector and matrix components become trailing tensor dimensions (a `vec3f` array of shape

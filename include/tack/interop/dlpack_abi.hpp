@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file The DLPack 1.x C ABI (DESIGN §9), written from the specification: the structs a producer
+/// @file The DLPack 1.x C ABI, written from the specification: the structs a producer
 /// and a consumer exchange. They live in `tack::dlpack` so that a program that also includes the
 /// reference `dlpack.h` sees no clash; the layouts are identical (pinned by the static_asserts
 /// below), so a pointer to one converts to the other with `reinterpret_cast`.

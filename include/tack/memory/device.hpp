@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::device`: where memory lives and kernels run (DESIGN §3).
+/// @file `tack::device`: where memory lives and kernels run.
 
 #include <tack/core/macros.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::dtype`: the run-time description of an element type (DESIGN §2) — scalar kind and
+/// @file `tack::dtype`: the run-time description of an element type — scalar kind and
 /// component shape — used where the type is not a template argument (`any_array`, DLPack, error
 /// messages). Immutable, 24 bytes, never allocates; names live in static storage.
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Element types as a family (DESIGN §2): `tack::item<T, E...>` names a scalar, vector or
+/// @file Element types as a family: `tack::item<T, E...>` names a scalar, vector or
 /// matrix by its extents, the traits `scalar_t` / `components_v` describe any element, and the
 /// concept `tack::element` says what an array may hold.
 

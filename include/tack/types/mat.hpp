@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::mat<T, R, C>`: a small row-major matrix (R, C in 1..4) held in registers, usable on
-/// host and device (DESIGN §2). Rows are `tack::vec<T, C>`, stored one after the other, so a `mat3d`
+/// host and device. Rows are `tack::vec<T, C>`, stored one after the other, so a `mat3d`
 /// is nine contiguous doubles (72 bytes). Linear algebra: `transpose`, `determinant`, `inverse`,
 /// matrix × vector, matrix × matrix, `tack::identity<T, N>()`.
 ///

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Scalar element types (DESIGN §2): the aliases `tack::f32` … `tack::u64`, the run-time tag
+/// @file Scalar element types: the aliases `tack::f32` … `tack::u64`, the run-time tag
 /// `tack::scalar_kind`, and the trait `tack::is_scalar_v` that says which C++ types are tack scalars.
 
 #include <tack/core/macros.hpp>

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::restrict_view` and `tack::restrict_soa_view`: the kernel views `tack::launch`
-/// passes on the CPU when no writable argument shares a byte with any other argument (DESIGN §7).
+/// passes on the CPU when no writable argument shares a byte with any other argument.
 /// They are a `view`/`soa_view` (derived from it, so a kernel whose parameter is `tack::view<float>`
 /// takes one) whose pointers the backend's loop receives as `restrict`-qualified function
 /// parameters: GCC and Clang honour `restrict` on parameters, not on struct members, so the loop

@@ -56,10 +56,10 @@ inline constexpr int reduce_lanes = sizeof(T) <= 4 ? 16 : (sizeof(T) <= 8 ? 8 : 
 template <class T>
 inline constexpr index_t reduce_leaf_size = 32 * reduce_lanes<T>;
 
-/// How far ahead of its loop a leaf over stored operands asks for memory. The hardware prefetcher
-/// alone leaves a thread's read stream latency-bound on the build machine's VM; one software
-/// prefetch per 64-byte iteration, 1 KiB ahead, non-temporal (the values are read once): best of
-/// 512 B, 1 KiB and 2 KiB, and steadier than `prefetcht0` (docs/performance.md, session 4).
+/// How far ahead of its loop a leaf over stored operands asks for memory: one software prefetch
+/// per 64-byte iteration, 1 KiB ahead, non-temporal (the values are read once), so that a
+/// thread's read stream does not wait on the hardware prefetcher alone. The distance and hint
+/// were chosen by measurement (docs/performance.md).
 inline constexpr std::uintptr_t reduce_prefetch_bytes = 1024;
 
 /// Whether a leaf prefetches: the reader says where its operands live (`operand_address(j)`,
@@ -76,8 +76,8 @@ inline constexpr bool prefetches_operands_v =
 
 /// Combines `f(begin) ... f(end - 1)` (`end > begin`) with `reduce_lanes<T>` independent
 /// accumulators, which breaks the dependency chain of a strict-order loop: the loop vectorizes and
-/// rounding errors grow with `len / lanes` instead of `len` (MACHINE-NOTES: a strict-order sum
-/// never vectorizes). The accumulators are combined pairwise, in a fixed order.
+/// rounding errors grow with `len / lanes` instead of `len` (a strict-order sum never
+/// vectorizes). The accumulators are combined pairwise, in a fixed order.
 template <class T, class F, class Op>
 inline T reduce_leaf(index_t begin, index_t end, const F& f, const Op& op) {
   constexpr int lanes = reduce_lanes<T>;
@@ -106,9 +106,9 @@ inline T reduce_leaf(index_t begin, index_t end, const F& f, const Op& op) {
 /// arithmetic scalars asked for with `regrouped_plus`. For values computed from the index, OpenMP's
 /// `simd reduction` gives the loop a hand-written reduction has (vector partial sums, a vector
 /// induction), where the lane loop of `reduce_leaf` is vectorized across its lanes with the index
-/// arithmetic left scalar: 0.55-0.66 of the hand loop. For values read from memory the lane loop is
-/// faster (four vector accumulators against the one or two of `simd reduction`, whose add latency
-/// then limits a thread to ~7.7 GB/s here against ~10): `ops::plus` keeps it (docs/performance.md).
+/// arithmetic left scalar. For values read from memory the lane loop is faster (four vector
+/// accumulators against the one or two of `simd reduction`, whose add latency then limits a
+/// thread's read rate): `ops::plus` keeps it (figures in docs/performance.md).
 template <class T, class Op>
 inline constexpr bool vectorizer_sum_v = std::is_same_v<Op, regrouped_plus> &&
                                          std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
