@@ -215,7 +215,20 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
 }
 
 void copy_bytes(void* dst, bool dst_host, const void* src, bool src_host, std::size_t bytes) {
-  if (bytes == 0) return;
+  if (bytes == 0 || dst == src) return;
+  const auto d = reinterpret_cast<std::uintptr_t>(dst);
+  const auto s = reinterpret_cast<std::uintptr_t>(src);
+  if (d < s + bytes && s < d + bytes) {
+    // Overlapping ranges (copyto(a.rows(1, 6), a.rows(0, 5))): memmove's result, as NumPy gives.
+    if (dst_host && src_host) {
+      std::memmove(dst, src, bytes);
+      return;
+    }
+    std::vector<char> staging(bytes);
+    copy_bytes(staging.data(), true, src, src_host, bytes);
+    copy_bytes(dst, dst_host, staging.data(), true, bytes);
+    return;
+  }
   if (dst_host && src_host) {
     host_copy(dst, src, bytes);
     return;

@@ -143,9 +143,14 @@ TEST(Array, Astype) {
   EXPECT_EQ(d(0), (tack::vec3d{1.5, 2, 3}));
   auto i = tack::array_from({1.7, -2.2}).astype<int>();
   EXPECT_EQ(i.to_vector(), (std::vector<int>{1, -2}));
-  auto as_vec = tack::zeros<tack::mat2f>(3).astype<tack::vec4f>();  // element U: same count
-  static_assert(std::is_same_v<decltype(as_vec)::value_type, tack::vec4f>);
-  EXPECT_EQ(as_vec.size(), 3);
+  // element U: the same component dimensions (mat2f -> mat2f of doubles); vec4f -> mat2f does not
+  // compile (tests/compile_fail/array_misuse.cpp)
+  auto as_mat = tack::full<tack::mat2f>(3, tack::mat2f{{1, 2}, {3, 4}}).astype<tack::mat<double, 2, 2>>();
+  static_assert(std::is_same_v<decltype(as_mat)::value_type, tack::mat2d>);
+  EXPECT_EQ(as_mat.size(), 3);
+  EXPECT_EQ(as_mat.to_vector()[2], (tack::mat2d{{1, 2}, {3, 4}}));
+  auto as_vec = tack::zeros<tack::vec4f>(2).astype<tack::vec<std::int32_t, 4>>();
+  static_assert(std::is_same_v<decltype(as_vec)::value_type, tack::vec<std::int32_t, 4>>);
 }
 
 TEST(Array, FillAndCopyto) {

@@ -5,7 +5,10 @@
 // CASE 3: the element type must be a scalar
 // CASE 4: source and destination element types differ
 // CASE 5: must be a tack::vec or tack::mat of the array's scalar type
+// CASE 6: astype<U>: an element type U must have the same component dimensions
+// CASE 7: astype_dimensions<tack::vec<float, 4>, tack::mat<float, 2, 2> >
 #include <tack/array/factories.hpp>
+#include <tack/types/mat.hpp>
 #include <tack/types/vec.hpp>
 
 int main() {
@@ -25,6 +28,9 @@ int main() {
   tack::copyto(a, tack::zeros<double>({6, 3}));
 #elif TACK_COMPILE_FAIL_CASE == 5
   auto v = a.as_elements<tack::vec3d>();
+#elif TACK_COMPILE_FAIL_CASE == 6 || TACK_COMPILE_FAIL_CASE == 7
+  // as many components (4), other dimensions: the message names both types
+  auto m = tack::zeros<tack::vec4f>(3).astype<tack::mat2f>();
 #endif
   return 0;
 }

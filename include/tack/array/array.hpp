@@ -469,7 +469,9 @@ public:
   /// The array itself when its memory is usable on `d`, else a copy on `d`.
   array to_device(tack::device d) const;
   /// A copy with another element type: a scalar `U` keeps vector/matrix dimensions and changes the
-  /// precision (`vec3f` → `vec3d` for `U = double`); an element `U` must have as many components.
+  /// precision (`vec3f` → `vec3d` for `U = double`); an element `U` must have the same component
+  /// dimensions (`mat2f` → `mat2d`; `vec4f` → `mat2f` does not compile). Floating point to integer
+  /// saturates, NaN gives 0. `auto i = a.astype<std::int32_t>();`
   template <class U>
   auto astype() const;
   /// Sets every element to `value`. `a.fill(tack::vec3f{1, 0, 0});`
@@ -646,8 +648,9 @@ private:
     return default_allocator(d);
   }
 
-  // Allocates root storage for `s` (+ `extra_rows` capacity); contents uninitialized.
-  void init_root(tack::device d, std::array<index_t, Rank> s, index_t extra_rows,
+  // Allocates root storage for `s` with room for `max(s[0], capacity_rows)` rows (options::capacity
+  // is a total); contents uninitialized. A shape whose bytes overflow is a value_error.
+  void init_root(tack::device d, std::array<index_t, Rank> s, index_t capacity_rows,
                  std::optional<allocator_id> alloc) {
     for (int dd = 0; dd < Rank; ++dd) {
       if (s[static_cast<std::size_t>(dd)] < 0) {
@@ -656,15 +659,16 @@ private:
                           " is negative");
       }
     }
-    if (extra_rows < 0) {
-      throw value_error("tack::array: capacity " + std::to_string(extra_rows) + " is negative");
+    if (capacity_rows < 0) {
+      throw value_error("tack::array: capacity " + std::to_string(capacity_rows) + " is negative");
     }
+    const index_t cap_rows = std::max(s[0], capacity_rows);
+    const std::size_t bytes =
+        detail::checked_nbytes("tack::array", s, sizeof(value_type), dtype().name(), cap_rows);
     auto st = detail::make_counted<detail::storage>();
     st->rank = Rank;
     st->element_bytes = sizeof(value_type);
     for (int dd = 0; dd < Rank; ++dd) st->extents[static_cast<std::size_t>(dd)] = s[static_cast<std::size_t>(dd)];
-    const index_t cap_rows = std::max(s[0], extra_rows);
-    const std::size_t bytes = static_cast<std::size_t>(cap_rows) * st->row_bytes();
     const allocator_id id = allocator_for(d, alloc);
     check_space(id, "allocate");
     st->buf = buffer::allocate_with(id, bytes);
@@ -912,6 +916,8 @@ private:
   void erase_rows(index_t first, index_t last, const char* op) const;
   void resize_rows(index_t n, const value_type& value, const char* op) const;
   void grow_to(index_t needed_rows, const char* op) const;
+  // The rows after adding `count` to `n`, refused (value_error naming the shape) when they overflow.
+  index_t grown_rows(index_t n, index_t count, const char* op) const;
   /// Moves the root to a block of `new_bytes` bytes; refused while the allocation is exported.
   void reallocate_root(std::size_t new_bytes, const char* op) const;
 };

@@ -28,6 +28,46 @@ struct astype_result<U, mat<S, R, C>> {
   using type = mat<U, R, C>;
 };
 
+/// Refuses `astype<U>` to an element type `To` whose component dimensions differ from the
+/// array's `From` (a `vec4f` array does not become `mat2f`, though both have 4 components): the
+/// compiler names both types where it instantiates this check.
+template <class From, class To>
+struct astype_dimensions {
+  static constexpr bool same = (is_scalar_v<From> && is_scalar_v<To>) ||
+                               (is_vec_v<From> && is_vec_v<To> && components_v<From> == components_v<To>) ||
+                               [] {
+                                 if constexpr (is_mat_v<From> && is_mat_v<To>) {
+                                   return From::rows == To::rows && From::cols == To::cols;
+                                 } else {
+                                   return false;
+                                 }
+                               }();
+  static_assert(same,
+                "tack::array::astype<U>: an element type U must have the same component "
+                "dimensions as the array's elements (vec3 to vec3, mat2 to mat2); pass a scalar U "
+                "to change only the precision, or view the scalars with as_scalars() and "
+                "reinterpret them with as_elements<U>()");
+};
+
+/// `x` converted to `To` as `astype` does: a floating-point value converted to an integer type
+/// saturates (below the range: the minimum; above: the maximum; NaN: 0), which C++ leaves
+/// undefined; every other conversion is `static_cast` (IEEE rounding; to `bool`: nonzero).
+/// `tack::detail::convert_scalar<std::int8_t>(300.0f) == 127`
+template <class To, class From>
+constexpr To convert_scalar(From x) noexcept {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && !std::is_same_v<To, bool>) {
+    if (x != x) return To(0);
+    // Both bounds are powers of two (or 0), exact in every floating-point type.
+    constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
+    constexpr From hi = static_cast<From>(std::numeric_limits<To>::max() / 2 + 1) * From(2);
+    if (x <= lo) return std::numeric_limits<To>::min();
+    if (x >= hi) return std::numeric_limits<To>::max();
+    return static_cast<To>(x);
+  } else {
+    return static_cast<To>(x);
+  }
+}
+
 template <std::size_t N>
 bool any_elements(const std::array<index_t, N>& s) {
   index_t n = 1;
@@ -42,7 +82,8 @@ struct array_access {
     return A(typename A::uninitialized_tag{});
   }
 
-  /// A new root with `shape` (+ `capacity` rows reserved), uninitialized, in `opts.layout`.
+  /// A new root with `shape` and room for `max(shape[0], opts.capacity)` rows, uninitialized, in
+  /// `opts.layout`.
   template <class T, int R, memory_space S>
   static array<T, R, S> allocate(const std::array<index_t, R>& shape, const options& opts,
                                  tack::device fallback_device) {
@@ -86,6 +127,8 @@ struct array_access {
                           " is negative");
       }
     }
+    (void)checked_nbytes("tack::from_ptr", shape, sizeof(typename A::value_type),
+                         dtype_of<typename A::value_type>().name(), shape[0]);
     if (!ptr && any_elements(shape)) {
       throw value_error("tack::from_ptr: null pointer for shape " + shape_string(shape));
     }
@@ -248,6 +291,8 @@ array<T, NewRank, Space> array<T, Rank, Space>::reshape(const tack::shape<NewRan
                         " in shape " + shape_string(new_shape.extents) + " is negative");
     }
   }
+  (void)detail::checked_nbytes("tack::array::reshape", new_shape.extents, sizeof(value_type),
+                               dtype().name(), new_shape[0]);
   if (new_shape.size() != size()) {
     throw value_error("tack::array::reshape: cannot view " + describe() + " (" +
                       std::to_string(size()) + " elements) as shape " +
@@ -370,12 +415,46 @@ std::vector<typename array<T, Rank, Space>::value_type> array<T, Rank, Space>::t
 }
 
 namespace detail {
+/// Calls `f(first, last)` with each byte range an array's elements occupy: one for AoS, one per
+/// component for SoA (for overlap checks).
+template <class A, class F>
+void for_each_byte_range(const A& a, F&& f) {
+  if (a.layout() == tack::layout::aos) {
+    if (a.size() > 0) {
+      const auto r = array_access::byte_range(a);
+      f(r.first, r.second);
+    }
+  } else if constexpr (A::can_be_soa) {
+    for (const auto& c : a.components()) for_each_byte_range(c, f);
+  }
+}
+
+/// Whether any element byte of `a` is also one of `b` (same memory seen through two handles).
+/// `bool shared = tack::detail::arrays_overlap(a.rows(1, 6), a.rows(0, 5));  // true`
+template <class A, class B>
+bool arrays_overlap(const A& a, const B& b) {
+  bool found = false;
+  for_each_byte_range(a, [&](std::uintptr_t af, std::uintptr_t al) {
+    for_each_byte_range(b, [&](std::uintptr_t bf, std::uintptr_t bl) {
+      found = found || (af < bl && bf < al);
+    });
+  });
+  return found;
+}
+
 /// Copies `src` into `dst` (same value type, same size, any layouts and devices); the one path
-/// under copy(), to_device() and copyto() between arrays.
+/// under copy(), to_device() and copyto() between arrays. Overlapping arrays give the result of
+/// copying from a snapshot of `src` (memmove's, as NumPy gives): one AoS range is moved in place,
+/// anything else copies from a snapshot.
 template <class D, class S>
 void copy_array(const D& dst, const S& src) {
   using V = typename D::value_type;
   static_assert(std::is_same_v<V, typename S::value_type>);
+  if (!(dst.layout() == tack::layout::aos && src.layout() == tack::layout::aos) &&
+      arrays_overlap(dst, src)) {
+    copy_array(dst, src.copy().as_const());
+    return;
+  }
   if (dst.layout() == tack::layout::aos && src.layout() == tack::layout::aos) {
     copy_bytes(reinterpret_cast<void*>(array_access::byte_range(dst).first), dst.host_accessible(),
                reinterpret_cast<const void*>(array_access::byte_range(src).first),
@@ -444,9 +523,7 @@ template <class U>
 auto array<T, Rank, Space>::astype() const {
   using R = typename detail::astype_result<U, value_type>::type;
   static_assert(element<R>, "tack::array::astype<U>: U must be a scalar, tack::vec or tack::mat");
-  static_assert(components_v<R> == components_v<value_type>,
-                "tack::array::astype<U>: an element type U must have as many components as the "
-                "array's elements; pass a scalar U to change only the precision");
+  static_assert(detail::astype_dimensions<value_type, R>::same);
   using Out = array<R, Rank, Space>;
   options o;
   o.device = device();
@@ -458,7 +535,7 @@ auto array<T, Rank, Space>::astype() const {
   for (std::size_t i = 0; i < values.size(); ++i) {
     for (int c = 0; c < components_per_element; ++c) {
       detail::set_component(converted[i], c,
-                            static_cast<RS>(detail::get_component<scalar_type>(values[i], c)));
+                            detail::convert_scalar<RS>(detail::get_component<scalar_type>(values[i], c)));
     }
   }
   copyto(out, std::span<const R>(converted));
@@ -556,10 +633,28 @@ template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::grow_to(index_t needed, const char* op) const {
   const index_t cap = st_->capacity_rows();
   if (needed <= cap) return;
-  // Axom's rule: new_capacity = max(capacity * ratio + 0.5, needed).
+  auto sh = root_shape();
+  sh[0] = needed;
+  (void)detail::checked_nbytes(std::string("tack::array::") + op, sh, sizeof(value_type),
+                               dtype().name(), needed);
+  // Axom's rule: new_capacity = max(capacity * ratio + 0.5, needed), at most the rows that fit.
+  const std::size_t rb = st_->row_bytes();
+  const auto max_rows = static_cast<index_t>(rb ? detail::max_array_bytes / rb : detail::max_array_bytes);
   const double grown = static_cast<double>(cap) * st_->resize_ratio + 0.5;
-  const index_t new_cap = std::max(static_cast<index_t>(grown), needed);
-  reallocate_root(static_cast<std::size_t>(new_cap) * st_->row_bytes(), op);
+  const index_t new_cap =
+      grown >= static_cast<double>(max_rows) ? max_rows : std::max(static_cast<index_t>(grown), needed);
+  reallocate_root(static_cast<std::size_t>(new_cap) * rb, op);
+}
+
+template <class T, int Rank, memory_space Space>
+index_t array<T, Rank, Space>::grown_rows(index_t n, index_t count, const char* op) const {
+  if (count > std::numeric_limits<index_t>::max() - n) {
+    auto sh = shape();
+    throw value_error(std::string("tack::array::") + op + ": adding " + std::to_string(count) +
+                      " rows to " + describe() + " gives a shape whose element count overflows "
+                      "(shape " + shape_string(sh) + " + " + std::to_string(count) + " rows)");
+  }
+  return n + count;
 }
 
 template <class T, int Rank, memory_space Space>
@@ -597,7 +692,23 @@ void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_
   }
   const std::size_t rb = st_->row_bytes();
   const std::size_t row_elems = rb / sizeof(value_type);
-  grow_to(n + count, op);  // may throw out_of_memory: nothing has changed yet
+  // Values that live in this array's own allocation (push_back(a[0]), insert(pos, a[k]), a span
+  // over a's elements) are read before growth frees the block and before the shift moves them,
+  // as std::vector does: one value is copied always (it is cheap), several when they alias.
+  value_type one{};
+  std::vector<value_type> own;
+  if (nvalues == 1) {
+    one = *values;
+    values = &one;
+  } else if (st_->buf.host_accessible()) {
+    const auto first = reinterpret_cast<std::uintptr_t>(st_->buf.data());
+    const auto v = reinterpret_cast<std::uintptr_t>(values);
+    if (first != 0 && v + nvalues * sizeof(value_type) > first && v < first + st_->buf.nbytes()) {
+      own.assign(values, values + nvalues);
+      values = own.data();
+    }
+  }
+  grow_to(grown_rows(n, count, op), op);  // may throw out_of_memory: nothing has changed yet
   auto* base = static_cast<unsigned char*>(st_->buf.data());
   const bool host = st_->buf.host_accessible();
   detail::move_bytes(base + static_cast<std::size_t>(pos + count) * rb,
@@ -677,15 +788,16 @@ void array<T, Rank, Space>::resize_rows(index_t n, const value_type& value, cons
   }
   const index_t old = st_->extents[0];
   if (n > old) {
+    const value_type fill_value = value;  // `value` may be an element of this array (resize(n, a[0]))
     grow_to(n, op);
     const std::size_t rb = st_->row_bytes();
     auto* base = static_cast<unsigned char*>(st_->buf.data());
     const std::size_t count = static_cast<std::size_t>(n - old) * (rb / sizeof(value_type));
     void* dst = base + static_cast<std::size_t>(old) * rb;
     if (st_->buf.host_accessible()) {
-      detail::host_fill(dst, &value, sizeof(value_type), count);
+      detail::host_fill(dst, &fill_value, sizeof(value_type), count);
     } else {
-      detail::device_fill(dst, &value, sizeof(value_type), count);
+      detail::device_fill(dst, &fill_value, sizeof(value_type), count);
     }
   }
   st_->extents[0] = n;
@@ -708,7 +820,11 @@ void array<T, Rank, Space>::reserve(index_t n) const
     }
   }
   if (n > st_->capacity_rows()) {
-    reallocate_root(static_cast<std::size_t>(n) * st_->row_bytes(), "reserve");
+    auto sh = root_shape();
+    sh[0] = n;
+    const std::size_t bytes = detail::checked_nbytes("tack::array::reserve", sh, sizeof(value_type),
+                                                     dtype().name(), n);
+    reallocate_root(bytes, "reserve");
   }
 }
 

@@ -118,8 +118,17 @@ void copyto(const array<T, R, S>& dst, const Src& src) {
                          " is in device memory; copying a computed array there needs a kernel "
                          "(tack::launch on that device)");
     }
+    bool overlap = false;
+    tack::for_each_array(src, [&](const auto& a) { overlap = overlap || detail::arrays_overlap(dst, a); });
     dst.visit_kernel_form([&](auto dv) {
       const index_t n = dst.size();
+      if (overlap) {
+        // The source reads memory the copy writes: read every value first (NumPy's result).
+        std::vector<std::remove_const_t<T>> staged(static_cast<std::size_t>(n));
+        for (index_t i = 0; i < n; ++i) staged[static_cast<std::size_t>(i)] = k[i];
+        for (index_t i = 0; i < n; ++i) dv[i] = staged[static_cast<std::size_t>(i)];
+        return;
+      }
       for (index_t i = 0; i < n; ++i) dv[i] = k[i];
     });
   });
@@ -205,10 +214,24 @@ void copyto(const Dst& dst, const Src& src) {
                            "to_device(tack::cpu()) first");
       }
     });
+    bool overlap = false;
+    tack::for_each_array(dst, [&](const auto& d) {
+      tack::for_each_array(src, [&](const auto& a) {
+        overlap = overlap || detail::arrays_overlap(d, a);
+      });
+    });
     visit_kernel_form(src, [&](const auto& k) {
       if (static_cast<index_t>(k.size()) != n) {
         throw value_error("tack::copyto: the source has " + std::to_string(k.size()) +
                           " elements but the destination has " + std::to_string(n));
+      }
+      if (overlap) {
+        // The source reads memory the copy writes: read every value first (NumPy's result).
+        using K = std::remove_cvref_t<decltype(k)>;
+        std::vector<array_value_t<K>> staged(static_cast<std::size_t>(n));
+        for (index_t i = 0; i < n; ++i) staged[static_cast<std::size_t>(i)] = k[i];
+        store([&](index_t i) { return staged[static_cast<std::size_t>(i)]; });
+        return;
       }
       store([&](index_t i) { return k[i]; });
     });

@@ -3,6 +3,7 @@
 #pragma once
 /// @file `tack::shape`, `tack::layout` and `tack::options`: what factories are told.
 
+#include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
 #include <tack/memory/allocator.hpp>
 #include <tack/memory/device.hpp>
@@ -10,6 +11,8 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,6 +58,38 @@ std::string shape_string(const std::array<index_t, N>& e) {
   return s + ")";
 }
 
+namespace detail {
+/// The most bytes an array may span: pointer differences and `index_t` element counts hold it.
+inline constexpr std::size_t max_array_bytes = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+
+/// Bytes of `rows` rows of an array of shape `e` whose elements have `element_bytes` bytes (`rows`
+/// is `e[0]`, or a larger capacity). A `value_error` naming `op`, the shape and the element type
+/// when the byte size (and so the element count) does not fit `max_array_bytes`; the trailing
+/// extents are checked even when `rows` is 0, so that growth of such an array cannot overflow.
+/// `auto bytes = tack::detail::checked_nbytes("tack::zeros", s.extents, 4, "f32", s[0]);`
+template <std::size_t N>
+std::size_t checked_nbytes(const std::string& op, const std::array<index_t, N>& e,
+                           std::size_t element_bytes, std::string_view type_name, index_t rows) {
+  auto refuse = [&]() -> std::size_t {
+    std::string what = "shape " + shape_string(e);
+    if (rows != e[0]) what += " with a capacity of " + std::to_string(rows) + " rows";
+    throw value_error(op + ": " + what + " of " + std::string(type_name) + " (" +
+                      std::to_string(element_bytes) +
+                      " bytes each) is too large: its element count or byte size overflows (an "
+                      "array spans at most " + std::to_string(max_array_bytes) + " bytes)");
+  };
+  std::size_t row = element_bytes;
+  for (std::size_t d = 1; d < N; ++d) {
+    const auto x = static_cast<std::size_t>(e[d] < 0 ? 0 : e[d]);
+    if (x != 0 && row > max_array_bytes / x) return refuse();
+    row *= x;
+  }
+  const auto r = static_cast<std::size_t>(rows < 0 ? 0 : rows);
+  if (r != 0 && row > max_array_bytes / r) return refuse();
+  return row * r;
+}
+}  // namespace detail
+
 /// Storage layout of a vector or matrix array: `aos` interleaves the components of each element;
 /// `soa` keeps one array per component. Scalar arrays are always `aos`.
 enum class layout { aos, soa };
@@ -72,7 +107,9 @@ struct options {
   std::optional<tack::layout> layout{};
   /// The allocator id; default: the device's default allocator (or the array's memory space).
   std::optional<allocator_id> allocator{};
-  /// Rows to reserve beyond the shape (growth without reallocation), as `reserve` does.
+  /// The total number of rows to allocate room for (`reserve(capacity)` at creation): the
+  /// allocation holds `max(shape[0], capacity)` rows, so rows can be added up to `capacity`
+  /// without reallocating. `tack::empty<float>({0}, {.capacity = 100})` has capacity 100.
   index_t capacity = 0;
   /// `from_ptr`: allow writes into the borrowed memory (it is read-only otherwise).
   bool writable = false;

@@ -339,6 +339,21 @@ inline dlpack_import_plan dlpack_check(const dlpack::DLTensor& dl, bool read_onl
     if (dl.shape[d] < 0) throw mismatch("extent " + std::to_string(dl.shape[d]) + " is negative");
     empty = empty || dl.shape[d] == 0;
   }
+  {
+    // The element count and byte size must fit (index_t, ptrdiff_t): the stride check below and
+    // the array's size would overflow otherwise.
+    const std::size_t element_bytes = (static_cast<std::size_t>(dl.dtype.bits) + 7) / 8;
+    std::size_t bytes = element_bytes;
+    for (std::int32_t d = 0; d < dl.ndim; ++d) {
+      const auto x = static_cast<std::size_t>(dl.shape[d]);
+      if (x != 0 && bytes > max_array_bytes / x) {
+        throw value_error(op + ": " + dlpack_describe(dl) +
+                          " is too large: its element count or byte size overflows (an array "
+                          "spans at most " + std::to_string(max_array_bytes) + " bytes)");
+      }
+      bytes *= x;
+    }
+  }
   for (std::int32_t c = 0; c < ntrailing; ++c) {
     if (dl.shape[ndim - ntrailing + c] != trailing[c]) {
       throw mismatch(ntrailing == 1 ? "the trailing extent differs" : "the trailing extents differ");
@@ -360,7 +375,10 @@ inline dlpack_import_plan dlpack_check(const dlpack::DLTensor& dl, bool read_onl
   }
   const auto [dev, host_ok] = dlpack_import_device(dl, op);
   if (!dl.data && !empty) throw mismatch("its data pointer is null");
-  auto* first = dl.data ? static_cast<unsigned char*>(dl.data) + dl.byte_offset : nullptr;
+  // In integers: a byte_offset the producer got wrong must not be pointer-arithmetic overflow.
+  auto* first = dl.data ? reinterpret_cast<unsigned char*>(reinterpret_cast<std::uintptr_t>(dl.data) +
+                                                           static_cast<std::uintptr_t>(dl.byte_offset))
+                        : nullptr;
   if (reinterpret_cast<std::uintptr_t>(first) % align != 0) {
     throw mismatch("data + byte_offset is not aligned to " + std::to_string(align) + " bytes");
   }

@@ -10,7 +10,8 @@ namespace tack::detail {
 /// Copies `bytes` bytes from `src` to `dst`; `*_host` says whether each side is host-accessible.
 /// Host to host uses `host_copy` (streaming stores and threads for large blocks); anything that
 /// touches device memory goes through the CUDA runtime (a `device_error` in a build without it).
-/// The ranges must not overlap (see `move_bytes`).
+/// Overlapping ranges give `memmove`'s result (host: `memmove`; device: staged through the host).
+/// `tack::detail::copy_bytes(dst, true, src, true, n);`
 void copy_bytes(void* dst, bool dst_host, const void* src, bool src_host, std::size_t bytes);
 
 /// Like `copy_bytes` within one allocation, where the ranges may overlap (insert/erase shifts).
