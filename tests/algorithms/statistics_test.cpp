@@ -50,8 +50,8 @@ TEST_F(statistics_test, vector_arrays_count_scalar_components) {
     ASSERT_EQ(v.layout(), layout);
     EXPECT_DOUBLE_EQ(tack::mean(v), 3.5);
     EXPECT_DOUBLE_EQ(tack::variance(v), 35.0 / 12.0);
-    EXPECT_DOUBLE_EQ(tack::variance(v, 1), 3.5);  // 17.5 / 5
-    EXPECT_DOUBLE_EQ(tack::stddev(v, 1), std::sqrt(3.5));
+    EXPECT_DOUBLE_EQ(tack::variance(v, tack::ddof{1}), 3.5);  // 17.5 / 5
+    EXPECT_DOUBLE_EQ(tack::stddev(v, tack::ddof{1}), std::sqrt(3.5));
     EXPECT_DOUBLE_EQ(tack::mean(v.rows(1, 2)), 5.0);
     EXPECT_DOUBLE_EQ(tack::variance(v.rows(1, 2)), 2.0 / 3.0);
   }
@@ -118,13 +118,55 @@ TEST_F(statistics_test, empty_arrays_are_value_errors) {
 
 TEST_F(statistics_test, bad_ddof_is_a_value_error_naming_it) {
   auto v = tack::array_from<tack::vec2d>({1., 2., 3., 4.});  // 4 values
-  std::string msg = tack::test::error_message([&] { (void)tack::variance(v, 4); });
+  std::string msg = tack::test::error_message([&] { (void)tack::variance(v, tack::ddof{4}); });
   EXPECT_NE(msg.find("tack::variance"), std::string::npos) << msg;
   EXPECT_NE(msg.find("ddof = 4"), std::string::npos) << msg;
   EXPECT_NE(msg.find("4 values"), std::string::npos) << msg;
-  msg = tack::test::error_message([&] { (void)tack::stddev(v, -1); });
+  msg = tack::test::error_message([&] { (void)tack::stddev(v, tack::ddof{-1}); });
   EXPECT_NE(msg.find("ddof = -1"), std::string::npos) << msg;
-  EXPECT_DOUBLE_EQ(tack::variance(v, 3), 5.0);  // squares 2.25 + 0.25 + 0.25 + 2.25 = 5
+  EXPECT_DOUBLE_EQ(tack::variance(v, tack::ddof{3}), 5.0);  // squares 2.25 + 0.25 + 0.25 + 2.25 = 5
+  // with an explicit count, ddof counts against n
+  EXPECT_THROW_MSG(tack::variance(v, 2, tack::ddof{2}), tack::value_error, "tack::variance",
+                   "ddof = 2", "2 values");
+  EXPECT_DOUBLE_EQ(tack::variance(v, 2, tack::ddof{1}), 0.5);  // 1, 2
+}
+
+TEST_F(statistics_test, explicit_count_takes_the_first_components_in_storage_order) {
+  // vec3f elements (1, 2, 3), (4, 5, 6), (7, 8, 9): component c of element i is number 3i + c,
+  // in both layouts
+  for (tack::layout layout : {tack::layout::aos, tack::layout::soa}) {
+    auto v = tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f},
+                                           {.layout = layout});
+    static_assert(std::is_same_v<decltype(tack::mean(v, 2)), float>);
+    EXPECT_EQ(tack::mean(v, 1), 1.f);
+    EXPECT_EQ(tack::mean(v, 2), 1.5f);
+    EXPECT_EQ(tack::mean(v, 4), 2.5f);  // 1 2 3 4: crosses into element 1
+    EXPECT_EQ(tack::mean(v, 9), tack::mean(v));
+    EXPECT_EQ(tack::variance(v, 4), 1.25f);  // deviations 1.5 0.5 0.5 1.5
+    EXPECT_EQ(tack::variance(v, 4, tack::ddof{1}), 5.f / 3.f);
+    EXPECT_EQ(tack::stddev(v, 4), std::sqrt(1.25f));
+    EXPECT_EQ(tack::variance(v, 9), tack::variance(v));
+    EXPECT_EQ(tack::variance(v, 1), 0.f);
+    EXPECT_EQ(tack::mean(v.rows(1, 3), 3), 5.f);  // a row view starts at its first row
+    EXPECT_THROW_MSG(tack::mean(v, 10), tack::value_error, "tack::mean", "n = 10", v.describe(),
+                     "has 9");
+    EXPECT_THROW_MSG(tack::variance(v, -1), tack::value_error, "tack::variance", "n = -1",
+                     v.describe());
+    EXPECT_THROW_MSG(tack::stddev(v, 0), tack::value_error, "tack::variance", "n = 0", v.describe());
+  }
+  // the same over a scalar array, an implicit array, and an empty array
+  auto d = tack::array_from<double>({4, 1, 7});
+  EXPECT_EQ(tack::mean(d, 2), 2.5);
+  EXPECT_DOUBLE_EQ(tack::mean(tack::arrays::counting<int>(100), 10), 4.5);
+  auto e = tack::zeros<double>(0);
+  EXPECT_THROW_MSG(tack::mean(e, 1), tack::value_error, "tack::mean", e.describe(), "empty");
+  // a large array: the first n agree with a plain sum of the first n
+  std::vector<float> big(100000);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i % 7);
+  auto b = tack::array_from(big);
+  double expect = 0;
+  for (std::size_t i = 0; i < 77777; ++i) expect += big[i];
+  EXPECT_NEAR(tack::mean(b, 77777), expect / 77777, 1e-4);
 }
 
 }  // namespace

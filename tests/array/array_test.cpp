@@ -84,6 +84,24 @@ TEST(Array, Factories) {
   EXPECT_TRUE(none.to_vector().empty());
 }
 
+TEST(Array, FactoriesDefaultToFloat) {
+  auto e = tack::empty({100});
+  static_assert(std::is_same_v<decltype(e), tack::array<float, 1>>);
+  EXPECT_EQ(e.size(), 100);
+  auto z = tack::zeros({6, 3});
+  static_assert(std::is_same_v<decltype(z), tack::array<float, 2>>);
+  EXPECT_EQ(z.to_vector(), std::vector<float>(18, 0.f));
+  auto o = tack::ones({2});
+  static_assert(std::is_same_v<decltype(o), tack::array<float, 1>>);
+  EXPECT_EQ(o.to_vector(), (std::vector<float>{1, 1}));
+  static_assert(std::is_same_v<decltype(tack::zeros(tack::shape{2, 3, 4})), tack::array<float, 3>>);
+  static_assert(std::is_same_v<decltype(tack::empty(5)), tack::array<float, 1>>);
+  static_assert(std::is_same_v<decltype(tack::zeros(5, {.layout = tack::layout::aos})), tack::array<float, 1>>);
+  static_assert(std::is_same_v<decltype(tack::ones(tack::shape{2})), tack::array<float, 1>>);
+  // an explicit element type still wins
+  static_assert(std::is_same_v<decltype(tack::zeros<int>({6, 3})), tack::array<int, 2>>);
+}
+
 TEST(Array, NegativeExtentsAreRefused) {
   EXPECT_THROW_MSG(tack::empty<float>({3, -2}), tack::value_error, "-2", "dimension 1", "(3, -2)");
   EXPECT_THROW_MSG(tack::zeros<float>(-1), tack::value_error, "-1");

@@ -23,17 +23,18 @@ std::array<index_t, R> to_shape(const index_t (&e)[R]) {
 }
 }  // namespace detail
 
-/// Uninitialized array; costs no pass over memory. `auto a = tack::empty<float>({6, 3});`
-template <class T, std::size_t R>
+/// Uninitialized array; costs no pass over memory. The element type defaults to `float`, as the
+/// seed's factories do: `auto a = tack::empty({6, 3});  // array<float, 2>`
+template <class T = float, std::size_t R>
 array<T, static_cast<int>(R)> empty(const index_t (&extents)[R], const options& opts = {}) {
   return detail::make_array<T, static_cast<int>(R)>(detail::to_shape(extents), opts);
 }
-template <class T, int R>
+template <class T = float, int R>
 array<T, R> empty(const shape<R>& s, const options& opts = {}) {
   return detail::make_array<T, R>(s.extents, opts);
 }
 /// Rank-1 form: `auto v = tack::empty<tack::vec3f>(n, {.layout = tack::layout::soa});`
-template <class T>
+template <class T = float>
 array<T, 1> empty(std::integral auto n, const options& opts = {}) {
   return detail::make_array<T, 1>({static_cast<index_t>(n)}, opts);
 }
@@ -55,8 +56,9 @@ array<T, 1> full(std::integral auto n, const T& value, const options& opts = {})
   return full(shape<1>(static_cast<index_t>(n)), value, opts);
 }
 
-/// Array of zeros. Fresh host pages are already zero, so large host arrays skip the fill.
-template <class T, int R>
+/// Array of zeros (`float` unless `T` is given). Fresh host pages are already zero, so large host
+/// arrays skip the fill. `auto a = tack::zeros({6, 3});  // array<float, 2>`
+template <class T = float, int R>
 array<T, R> zeros(const shape<R>& s, const options& opts = {}) {
   auto a = empty<T>(s, opts);
   bool known_zero = a.layout() == layout::aos && a.size() > 0 &&
@@ -64,27 +66,27 @@ array<T, R> zeros(const shape<R>& s, const options& opts = {}) {
   if (!known_zero) a.fill(T{});
   return a;
 }
-template <class T, std::size_t R>
+template <class T = float, std::size_t R>
 array<T, static_cast<int>(R)> zeros(const index_t (&extents)[R], const options& opts = {}) {
   return zeros<T>(shape<static_cast<int>(R)>(std::to_array(extents)), opts);
 }
-template <class T>
+template <class T = float>
 array<T, 1> zeros(std::integral auto n, const options& opts = {}) {
   return zeros<T>(shape<1>(static_cast<index_t>(n)), opts);
 }
 
-/// Array of ones (every component 1).
-template <class T, int R>
+/// Array of ones (every component 1; `float` unless `T` is given). `auto a = tack::ones({4});`
+template <class T = float, int R>
 array<T, R> ones(const shape<R>& s, const options& opts = {}) {
   T one{};
   for (int c = 0; c < components_v<T>; ++c) detail::set_component(one, c, scalar_t<T>(1));
   return full(s, one, opts);
 }
-template <class T, std::size_t R>
+template <class T = float, std::size_t R>
 array<T, static_cast<int>(R)> ones(const index_t (&extents)[R], const options& opts = {}) {
   return ones<T>(shape<static_cast<int>(R)>(std::to_array(extents)), opts);
 }
-template <class T>
+template <class T = float>
 array<T, 1> ones(std::integral auto n, const options& opts = {}) {
   return ones<T>(shape<1>(static_cast<index_t>(n)), opts);
 }
