@@ -234,6 +234,39 @@ TEST(Array, ToVectorAsync) {
   auto a = tack::array_from({1, 2});
   auto pending = a.to_vector_async();
   EXPECT_EQ(pending.get(), (std::vector<int>{1, 2}));
+  // large enough for the copy thread, in both layouts; the caller's handle dies first
+  const index_t n = index_t{1} << 20;
+  for (auto l : {tack::layout::aos, tack::layout::soa}) {
+    auto p = [&] {
+      std::vector<float> components(static_cast<std::size_t>(3 * n));
+      std::iota(components.begin(), components.end(), 0.f);
+      auto v = tack::empty<tack::vec3f>(n, {.layout = l});
+      tack::copyto(v, std::span<const float>(components));
+      return v.to_vector_async();
+    }();
+    auto values = p.get();
+    ASSERT_EQ(values.size(), static_cast<std::size_t>(n));
+    EXPECT_EQ(values[0], (tack::vec3f{0, 1, 2}));
+    EXPECT_EQ(values[static_cast<std::size_t>(n) - 1],
+              (tack::vec3f{float(3 * n - 3), float(3 * n - 2), float(3 * n - 1)}));
+  }
+  // destroyed without get(): the destructor waits for the copy
+  {
+    auto big = tack::zeros<double>(n);
+    auto p = big.to_vector_async();
+    p.wait();
+    EXPECT_TRUE(p.ready());
+  }
+  {
+    auto p = tack::ones<float>(n).to_vector_async();
+    (void)p;
+  }
+  // an error of the copy reaches get()
+  auto gone = tack::zeros<float>({n, 2});
+  auto view = gone.rows(0, n);
+  gone.resize(1);
+  gone.shrink();
+  EXPECT_THROW(view.to_vector_async().get(), tack::index_error);
 }
 
 TEST(Array, Printing) {

@@ -20,9 +20,11 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -56,17 +58,27 @@ struct soa_components {
 template <class T, int Rank, memory_space Space>
 struct soa_components<T, Rank, Space, false> {};
 
-/// A host snapshot waiting to be collected (`to_vector_async`).
+/// A host snapshot being copied (`to_vector_async`): the copy runs on its own thread, which holds
+/// a handle of the array, so the array stays alive until the copy ends. Destroying the result
+/// without `get()` waits for the copy. `auto p = a.to_vector_async(); work(); auto v = p.get();`
 template <class V>
 class pending_vector {
 public:
-  explicit pending_vector(std::vector<V> v) : value_(std::move(v)) {}
-  /// Waits for the copy and returns the values.
-  std::vector<V> get() { return std::move(value_); }
+  explicit pending_vector(std::future<std::vector<V>> f) : future_(std::move(f)) {}
+  /// Waits for the copy and returns the values (once); an error of the copy is thrown here.
+  std::vector<V> get() { return future_.get(); }
+  /// Waits for the copy without taking the values.
+  void wait() const { future_.wait(); }
+  /// Whether the copy has ended (`get()` will not wait).
+  bool ready() const { return future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }
 
 private:
-  std::vector<V> value_;
+  std::future<std::vector<V>> future_;
 };
+
+/// Below this many bytes `to_vector_async` copies before it returns: starting a thread costs
+/// more than such a copy.
+inline constexpr std::size_t async_copy_min_bytes = std::size_t{256} << 10;
 }  // namespace detail
 
 /// A handle to typed storage on a device: a shared root buffer, a row offset, a shape and a layout.
@@ -456,9 +468,19 @@ public:
   /// A host snapshot of the elements in row-major order (like NumPy's `numpy()`): for vector and
   /// matrix elements the components follow each other, whatever the layout.
   std::vector<value_type> to_vector() const;
-  /// Starts the copy of `to_vector()`; `get()` waits. On the CPU it is complete at once.
+  /// Starts the copy of `to_vector()` on another thread and returns at once; `get()` waits for it.
+  /// The copy holds a handle of the array (it stays alive); writes to the array or growth before
+  /// `get()` race with the copy. Arrays below 256 KiB are copied before it returns.
+  /// `auto pending = a.to_vector_async(); other_work(); auto v = pending.get();`
   detail::pending_vector<value_type> to_vector_async() const {
-    return detail::pending_vector<value_type>(to_vector());
+    require_valid("to_vector_async");
+    if (nbytes() < detail::async_copy_min_bytes) {
+      std::promise<std::vector<value_type>> done;
+      done.set_value(to_vector());
+      return detail::pending_vector<value_type>(done.get_future());
+    }
+    return detail::pending_vector<value_type>(
+        std::async(std::launch::async, [self = *this] { return self.to_vector(); }));
   }
 
   // ---- copies --------------------------------------------------------------------------------
