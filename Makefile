@@ -48,7 +48,8 @@ test-cuda: deps $(CUDA_DIR)/CMakeCache.txt
 	cmake --build $(CUDA_DIR) -j $(JOBS)
 	cd $(CUDA_DIR) && ctest $(CTEST_FLAGS)
 
-## make test-sanitize: ASan+UBSan over the whole suite (g++), then TSan over every test with real
+## make test-sanitize: ASan+UBSan over the whole suite (g++), the DLPack import fuzzer for 60 s
+## (clang's libFuzzer under ASan+UBSan), then TSan over every test with real
 ## OpenMP threads: clang with LLVM's OpenMP and its Archer tool, which tells TSan about OpenMP's
 ## synchronization (GCC's libgomp is not instrumented, so TSan would report false races there).
 ARCHER = $(firstword $(wildcard /usr/lib/llvm-*/lib/libarcher.so))
@@ -58,6 +59,11 @@ test-sanitize: deps
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	cmake --build $(BUILD)/asan -j $(JOBS)
 	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1 ctest $(CTEST_FLAGS) -LE find_package
+	cmake -S . -B $(BUILD)/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF \
+	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	cmake --build $(BUILD)/fuzz --target dlpack_import_fuzz -j $(JOBS)
+	$(BUILD)/fuzz/tests/fuzz/dlpack_import_fuzz -max_total_time=60 -print_final_stats=1
 	cmake -S . -B $(BUILD)/tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer"
