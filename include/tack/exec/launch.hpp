@@ -221,12 +221,10 @@ struct restrict_launch_functor<K, std::index_sequence<I...>, T...>
   }
 
 private:
+  // Pointers of the forms before form J.
   template <std::size_t J>
   static constexpr std::size_t offset() {
-    constexpr std::size_t counts[] = {restrict_pointer_count_v<T>..., 0};
-    std::size_t o = 0;
-    for (std::size_t k = 0; k < J; ++k) o += counts[k];
-    return o;
+    return ((I < J ? restrict_pointer_count_v<T> : std::size_t(0)) + ... + std::size_t(0));
   }
   template <std::size_t J, class Ptrs>
   TACK_FORCEINLINE auto rebind_form(const Ptrs& ptrs) const {
