@@ -26,7 +26,7 @@ namespace tack::detail {
 namespace {
 
 // Above this size a copy or fill no longer fits the last-level cache, and streaming (non-temporal)
-// stores save the write-allocate traffic: ~40 % more bandwidth on these machines (MACHINE-NOTES).
+// stores save the write-allocate traffic (figures in docs/performance.md).
 constexpr std::size_t streaming_threshold = std::size_t{8} << 20;
 // Below this, threads cost more than they bring.
 constexpr std::size_t parallel_threshold = std::size_t{1} << 20;
@@ -98,8 +98,8 @@ void host_copy(void* dst, const void* src, std::size_t bytes) noexcept {
   const auto* s = static_cast<const char*>(src);
   if (bytes < streaming_threshold) {
 #if TACK_IMPL_HAVE_SSE2
-    // glibc's memcpy (rep movsb) runs ~20x slower on AMD Zen when the destination is 1..63 bytes
-    // after the source modulo 4 KiB; a plain vector loop has no such cliff.
+    // glibc's memcpy (rep movsb) runs many times slower on some CPUs when the destination is
+    // 1..63 bytes after the source modulo 4 KiB; a plain vector loop has no such cliff.
     const auto dist = (reinterpret_cast<std::uintptr_t>(d) - reinterpret_cast<std::uintptr_t>(s)) & 4095;
     if (bytes >= 2048 && dist != 0 && dist < 64) {
       std::size_t i = 0;
@@ -123,8 +123,8 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
   auto* d = static_cast<char*>(dst);
   const auto* v = static_cast<const char*>(value);
   const std::size_t bytes = size * count;
-  // lcm(size, 16) without std::lcm's division loop (~40 ns of a 1 µs fill): gcd(size, 16) is the
-  // largest power of two dividing size, at most 16.
+  // lcm(size, 16) without std::lcm's division loop (a large part of a small fill): gcd(size, 16)
+  // is the largest power of two dividing size, at most 16.
   const std::size_t period = size / std::min<std::size_t>(size & (~size + 1), 16) * 16;
   if (period > 4096) {  // exotic element size: fill by doubling copies
     std::memcpy(d, v, size);
@@ -140,8 +140,8 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
   alignas(16) char pattern_buf[4096 + 16];
 #if TACK_IMPL_HAVE_SSE2
   if (period == 16 && size <= 8) {
-    // Element sizes 1, 2, 4, 8: a broadcast in a register, stored twice (three memcpy calls of
-    // the doubling below cost ~30 ns, 3 % of a 32 KiB fill).
+    // Element sizes 1, 2, 4, 8: a broadcast in a register, stored twice (cheaper than the three
+    // memcpy calls of the doubling below).
     __m128i x;
     switch (size) {
     case 1: x = _mm_set1_epi8(static_cast<char>(*v)); break;
@@ -154,7 +154,7 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
   } else
 #endif
   {
-    // Built by doubling copies: a byte loop with `k % size` cost ~150 ns, a sixth of a 1 µs fill.
+    // Built by doubling copies: a byte loop with `k % size` would divide once per byte.
     std::memcpy(pattern_buf, v, size);
     for (std::size_t have = size; have < period + 16;) {
       const std::size_t n = std::min(have, period + 16 - have);

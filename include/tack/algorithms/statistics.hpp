@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Statistics over any readable array (DESIGN §8): `mean`, `variance`, `stddev`.
+/// @file Statistics over any readable array: `mean`, `variance`, `stddev`.
 ///
 /// Like every reduction (algorithms/reduce.hpp) they combine scalar components: the mean of a
 /// `vec3f` array of `n` elements is the sum of its `3n` floats divided by `3n`, and a statistic's

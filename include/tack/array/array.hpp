@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::array<T, Rank, Space>`: the reference-counted handle to typed storage (DESIGN §4),
+/// @file `tack::array<T, Rank, Space>`: the reference-counted handle to typed storage,
 /// its row views (§5) and its Axom-style growth.
 
 #include <tack/array/shape.hpp>
@@ -360,8 +360,8 @@ public:
     // handful of loads and stores and one reference-count increment; everything else (errors,
     // empty ranges) goes through slice_rows.
     if (st_ && layout_ == tack::layout::aos) [[likely]] {
-      // Spelled out rather than through row_window: GCC then keeps the handle in registers
-      // (3-4 ns more through the helper). What remains is the reference count's atomic pair.
+      // Spelled out rather than through row_window: GCC then keeps the handle in registers.
+      // What remains is the reference count's atomic pair.
       const index_t n = view_ ? shape_[0] : st_->extents[0];
       const auto b = slice(i, j).resolve(n);
       std::size_t row_bytes = sizeof(value_type);
@@ -373,7 +373,7 @@ public:
       const std::size_t end = offset_ + static_cast<std::size_t>(n) * row_bytes;
       if (b.first < b.last && (!view_ || end <= st_->used_bytes())) {
         // Everything is read before the reference count's atomic increment: a load after a
-        // locked instruction waits for it (2 ns of a 2-D view, whose second extent was reloaded).
+        // locked instruction waits for it (a 2-D view would reload its second extent).
         std::array<index_t, Rank> sh = view_ ? shape_ : root_shape();
         sh[0] = b.last - b.first;
         array out(uninitialized_tag{});

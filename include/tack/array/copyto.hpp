@@ -238,7 +238,7 @@ void copyto(const Dst& dst, const Src& src) {
   });
 }
 
-/// Sets every element of `dst` to `value` (DESIGN §8): a `tack::array` (any layout or device;
+/// Sets every element of `dst` to `value`: a `tack::array` (any layout or device;
 /// the same as `dst.fill(value)`) or any writable array. `tack::fill(tack::arrays::strided(a, 2), 0.0);`
 template <class T, int R, memory_space S>
 void fill(const array<T, R, S>& dst, const std::remove_const_t<T>& value) {

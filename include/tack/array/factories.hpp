@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Array factories (DESIGN §4): the rank is the number of extents.
+/// @file Array factories: the rank is the number of extents.
 
 #include <tack/array/array.hpp>
 #include <tack/array/copyto.hpp>
