@@ -32,16 +32,15 @@ struct astype_result<U, mat<S, R, C>> {
 /// array's `From` (a `vec4f` array does not become `mat2f`, though both have 4 components): the
 /// compiler names both types where it instantiates this check.
 template <class From, class To>
+inline constexpr bool same_mat_dimensions = false;
+template <class S1, class S2, int R, int C>
+inline constexpr bool same_mat_dimensions<mat<S1, R, C>, mat<S2, R, C>> = true;
+
+template <class From, class To>
 struct astype_dimensions {
   static constexpr bool same = (is_scalar_v<From> && is_scalar_v<To>) ||
                                (is_vec_v<From> && is_vec_v<To> && components_v<From> == components_v<To>) ||
-                               [] {
-                                 if constexpr (is_mat_v<From> && is_mat_v<To>) {
-                                   return From::rows == To::rows && From::cols == To::cols;
-                                 } else {
-                                   return false;
-                                 }
-                               }();
+                               same_mat_dimensions<From, To>;
   static_assert(same,
                 "tack::array::astype<U>: an element type U must have the same component "
                 "dimensions as the array's elements (vec3 to vec3, mat2 to mat2); pass a scalar U "
