@@ -295,3 +295,21 @@ TEST(AstypeSaturates, OutOfRangeAndNan) {
     EXPECT_EQ(s.to_vector(), (std::vector<tack::vec<std::int16_t, 3>>{{0, 32767, -32768}, {2, -2, 32767}}));
   }
 }
+
+// ---- which component of a SoA array refuses writes ---------------------------------------------
+
+TEST(SoaReadOnly, TheRefusalNamesTheComponent) {
+  static const float ys[3] = {4, 5, 6};
+  auto x = tack::array_from<float>({1, 2, 3});
+  auto y = tack::from_ptr(const_cast<float*>(ys), tack::shape{3});  // borrowed without writable
+  auto z = tack::array_from<float>({7, 8, 9});
+  auto p = tack::soa(x, y, z);
+  ASSERT_TRUE(p.read_only());
+  EXPECT_EQ(p.read_only_component(), 1);
+  EXPECT_EQ(tack::soa(x, z).read_only_component(), -1);
+  EXPECT_EQ(tack::array_from<float>({1}).read_only_component(), -1);
+  EXPECT_THROW_MSG(p.soa_view(), tack::read_only_error, "tack::array::soa_view", p.describe(),
+                   "(component 1, " + y.describe() + ")", "as_const()");
+  EXPECT_THROW_MSG(p.rows(1, 3).fill(tack::vec3f{}), tack::read_only_error, "component 1");
+  EXPECT_EQ(p.as_const().soa_view()[2], (tack::vec3f{3, 6, 9}));
+}

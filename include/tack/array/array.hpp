@@ -233,6 +233,19 @@ public:
     }
     return st_->buf.read_only();
   }
+  /// For a read-only SoA array, the first component whose memory refuses writes; -1 otherwise
+  /// (AoS, or no read-only component). `int c = soa_array.read_only_component();`
+  int read_only_component() const {
+    require_valid("read_only_component");
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) {
+        for (int c = 0; c < components_per_element; ++c) {
+          if (comps_[c].read_only()) return c;
+        }
+      }
+    }
+    return -1;
+  }
   /// The write version of the root allocation, shared by the root and all its views: it changes
   /// whenever anything writes through any of them. For SoA, the sum of the components' versions.
   std::uint64_t version() const {
@@ -736,7 +749,13 @@ private:
   }
   void require_writable(const char* op) const {
     if (read_only()) {
-      throw read_only_error(std::string("tack::array::") + op + ": " + describe() +
+      std::string which;
+      if constexpr (can_be_soa) {
+        if (const int c = read_only_component(); c >= 0) {
+          which = " (component " + std::to_string(c) + ", " + comps_[c].describe() + ")";
+        }
+      }
+      throw read_only_error(std::string("tack::array::") + op + ": " + describe() + which +
                             " is read-only; read it through as_const(), or copy() it to write");
     }
   }
