@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file Kernel-side geometry of the dataset meshes: the interpolation stencil (up to 8 values and
+/// their weights) of a point in a uniform, rectilinear or unstructured mesh. Everything here is
+/// `TACK_HOST_DEVICE` and works on kernel forms (views), never on handles.
+
+#include <tack/core/index.hpp>
+#include <tack/core/macros.hpp>
+#include <tack/dataset/cell_type.hpp>
+#include <tack/types/vec.hpp>
+
+#include <cmath>
+
+namespace tack::dataset::detail {
+
+/// Parametric tolerance of "inside a cell" (a point on a face belongs to both cells).
+inline constexpr double param_tol = 1e-6;
+
+/// The values a point interpolates from: `n` indices (points for H1, one cell for L2) and their
+/// weights; `n == 0` means the point is outside the mesh.
+struct stencil {
+  int n = 0;
+  index_t idx[8];
+  double w[8];
+};
+
+/// Combines `values[idx[k]] * w[k]`; `T` a floating scalar, vector or matrix.
+template <class T, class V>
+TACK_HOST_DEVICE inline T combine(const V& values, const stencil& s) {
+  using S = scalar_t<T>;
+  T r = static_cast<T>(values[s.idx[0]]) * static_cast<S>(s.w[0]);
+  for (int k = 1; k < s.n; ++k) r += static_cast<T>(values[s.idx[k]]) * static_cast<S>(s.w[k]);
+  return r;
+}
+
+/// A value with every component NaN.
+template <class T>
+TACK_HOST_DEVICE inline T nan_value() {
+  using S = scalar_t<T>;
+  if constexpr (is_scalar_v<T>) {
+    return static_cast<T>(NAN);
+  } else {
+    T r{};
+    S* p = reinterpret_cast<S*>(&r);
+    for (int c = 0; c < components_v<T>; ++c) p[c] = static_cast<S>(NAN);
+    return r;
+  }
+}
+
+/// Axis position of `f` (fractional point index) on an axis of `n` points: the lower point `i`
+/// and the fraction `t`; false when outside `[0, n - 1]` (with the tolerance).
+TACK_HOST_DEVICE inline bool axis_cell(double f, index_t n, index_t& i, double& t) {
+  if (!(f >= -param_tol) || !(f <= static_cast<double>(n - 1) + param_tol)) return false;
+  if (n == 1) {
+    i = 0;
+    t = 0;
+    return true;
+  }
+  double fl = std::floor(f);
+  if (fl < 0) fl = 0;
+  if (fl > static_cast<double>(n - 2)) fl = static_cast<double>(n - 2);
+  i = static_cast<index_t>(fl);
+  t = f - fl;
+  t = t < 0 ? 0 : (t > 1 ? 1 : t);
+  return true;
+}
+
+/// The stencil of a structured grid of `dims` points from per-axis cells `(i, t)`: trilinear
+/// weights over the cell's points (H1), or the cell itself (L2).
+TACK_HOST_DEVICE inline stencil structured_stencil(const index_t (&dims)[3], const index_t (&i)[3],
+                                                   const double (&t)[3], bool cells) {
+  stencil s;
+  if (cells) {
+    index_t c[3];
+    for (int d = 0; d < 3; ++d) c[d] = dims[d] > 1 ? dims[d] - 1 : 1;
+    s.n = 1;
+    s.idx[0] = i[0] + c[0] * (i[1] + c[1] * i[2]);
+    s.w[0] = 1;
+    return s;
+  }
+  const int nx = dims[0] > 1 ? 2 : 1, ny = dims[1] > 1 ? 2 : 1, nz = dims[2] > 1 ? 2 : 1;
+  for (int kz = 0; kz < nz; ++kz) {
+    for (int ky = 0; ky < ny; ++ky) {
+      for (int kx = 0; kx < nx; ++kx) {
+        const double w = (kx ? t[0] : 1 - t[0]) * (ky ? t[1] : 1 - t[1]) * (kz ? t[2] : 1 - t[2]);
+        s.idx[s.n] = (i[0] + kx) + dims[0] * ((i[1] + ky) + dims[1] * (i[2] + kz));
+        s.w[s.n] = w;
+        ++s.n;
+      }
+    }
+  }
+  return s;
+}
+
+/// A uniform grid on the kernel side: point dimensions, origin, 1 / spacing.
+struct uniform_form {
+  index_t dims[3];
+  double origin[3];
+  double inv_spacing[3];
+
+  template <class P>
+  TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
+    index_t i[3];
+    double t[3];
+    for (int d = 0; d < 3; ++d) {
+      const double f = (static_cast<double>(p[d]) - origin[d]) * inv_spacing[d];
+      if (!axis_cell(f, dims[d], i[d], t[d])) return stencil{};
+    }
+    return structured_stencil(dims, i, t, cells);
+  }
+};
+
+/// A rectilinear grid on the kernel side: three increasing coordinate axes (views of doubles).
+template <class Axis>
+struct rectilinear_form {
+  Axis axes[3];
+  index_t dims[3];
+
+  template <class P>
+  TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
+    index_t i[3];
+    double t[3];
+    for (int d = 0; d < 3; ++d) {
+      const double x = static_cast<double>(p[d]);
+      const index_t n = dims[d];
+      const double lo = axes[d][0], hi = axes[d][n - 1];
+      const double tol = param_tol * (hi > lo ? hi - lo : 1.0);
+      if (!(x >= lo - tol) || !(x <= hi + tol)) return stencil{};
+      if (n == 1) {
+        i[d] = 0;
+        t[d] = 0;
+        continue;
+      }
+      index_t a = 0, b = n - 1;  // axes[a] <= x < axes[b] (or x at the end)
+      while (b - a > 1) {
+        const index_t m = a + (b - a) / 2;
+        if (axes[d][m] <= x) {
+          a = m;
+        } else {
+          b = m;
+        }
+      }
+      i[d] = a;
+      const double x0 = axes[d][a], x1 = axes[d][a + 1];
+      double f = (x - x0) / (x1 - x0);
+      t[d] = f < 0 ? 0 : (f > 1 ? 1 : f);
+    }
+    return structured_stencil(dims, i, t, cells);
+  }
+};
+
+/// Solves the 3×3 system `a x = b` (rows of `a`) by Cramer's rule; false when singular.
+TACK_HOST_DEVICE inline bool solve3(const double (&a)[3][3], const double (&b)[3], double (&x)[3]) {
+  const double c00 = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+  const double c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+  const double c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+  const double det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02;
+  if (det == 0 || !(std::fabs(det) > 0)) return false;
+  const double inv = 1.0 / det;
+  const double i00 = c00, i01 = a[0][2] * a[2][1] - a[0][1] * a[2][2], i02 = a[0][1] * a[1][2] - a[0][2] * a[1][1];
+  const double i10 = c01, i11 = a[0][0] * a[2][2] - a[0][2] * a[2][0], i12 = a[0][2] * a[1][0] - a[0][0] * a[1][2];
+  const double i20 = c02, i21 = a[0][1] * a[2][0] - a[0][0] * a[2][1], i22 = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+  x[0] = (i00 * b[0] + i01 * b[1] + i02 * b[2]) * inv;
+  x[1] = (i10 * b[0] + i11 * b[1] + i12 * b[2]) * inv;
+  x[2] = (i20 * b[0] + i21 * b[1] + i22 * b[2]) * inv;
+  return true;
+}
+
+/// VTK's linear shape functions `N` and their derivatives `dN` (by r, s, t) at parametric point
+/// `r` for cell types quad, pixel, hexahedron, voxel, wedge and pyramid (VTK's point orders).
+TACK_HOST_DEVICE inline void shape_functions(int type, const double (&p)[3], double (&N)[8],
+                                             double (&dN)[8][3]) {
+  const double r = p[0], s = p[1], t = p[2];
+  const double rm = 1 - r, sm = 1 - s, tm = 1 - t;
+  switch (type) {
+    case 9: {  // quad: (0,0) (1,0) (1,1) (0,1)
+      N[0] = rm * sm; N[1] = r * sm; N[2] = r * s; N[3] = rm * s;
+      dN[0][0] = -sm; dN[1][0] = sm; dN[2][0] = s; dN[3][0] = -s;
+      dN[0][1] = -rm; dN[1][1] = -r; dN[2][1] = r; dN[3][1] = rm;
+      for (int a = 0; a < 4; ++a) dN[a][2] = 0;
+      break;
+    }
+    case 8: {  // pixel: (0,0) (1,0) (0,1) (1,1)
+      N[0] = rm * sm; N[1] = r * sm; N[2] = rm * s; N[3] = r * s;
+      dN[0][0] = -sm; dN[1][0] = sm; dN[2][0] = -s; dN[3][0] = s;
+      dN[0][1] = -rm; dN[1][1] = -r; dN[2][1] = rm; dN[3][1] = r;
+      for (int a = 0; a < 4; ++a) dN[a][2] = 0;
+      break;
+    }
+    case 12:    // hexahedron: bottom (0,0) (1,0) (1,1) (0,1), then the top
+    case 11: {  // voxel: x fastest, then y, then z
+      for (int a = 0; a < 8; ++a) {
+        int bx, by;
+        const int bz = a >= 4 ? 1 : 0;
+        const int q = a & 3;
+        if (type == 12) {
+          bx = (q == 1 || q == 2) ? 1 : 0;
+          by = q >= 2 ? 1 : 0;
+        } else {
+          bx = q & 1;
+          by = q >> 1;
+        }
+        const double fx = bx ? r : rm, fy = by ? s : sm, fz = bz ? t : tm;
+        N[a] = fx * fy * fz;
+        dN[a][0] = (bx ? 1 : -1) * fy * fz;
+        dN[a][1] = (by ? 1 : -1) * fx * fz;
+        dN[a][2] = (bz ? 1 : -1) * fx * fy;
+      }
+      break;
+    }
+    case 13: {  // wedge: triangle (0,0) (1,0) (0,1) at t = 0, then at t = 1
+      const double l = 1 - r - s;
+      N[0] = l * tm; N[1] = r * tm; N[2] = s * tm; N[3] = l * t; N[4] = r * t; N[5] = s * t;
+      dN[0][0] = -tm; dN[1][0] = tm; dN[2][0] = 0; dN[3][0] = -t; dN[4][0] = t; dN[5][0] = 0;
+      dN[0][1] = -tm; dN[1][1] = 0; dN[2][1] = tm; dN[3][1] = -t; dN[4][1] = 0; dN[5][1] = t;
+      dN[0][2] = -l; dN[1][2] = -r; dN[2][2] = -s; dN[3][2] = l; dN[4][2] = r; dN[5][2] = s;
+      break;
+    }
+    case 14: {  // pyramid: base quad at t = 0, apex at t = 1
+      N[0] = rm * sm * tm; N[1] = r * sm * tm; N[2] = r * s * tm; N[3] = rm * s * tm; N[4] = t;
+      dN[0][0] = -sm * tm; dN[1][0] = sm * tm; dN[2][0] = s * tm; dN[3][0] = -s * tm; dN[4][0] = 0;
+      dN[0][1] = -rm * tm; dN[1][1] = -r * tm; dN[2][1] = r * tm; dN[3][1] = rm * tm; dN[4][1] = 0;
+      dN[0][2] = -rm * sm; dN[1][2] = -r * sm; dN[2][2] = -r * s; dN[3][2] = -rm * s; dN[4][2] = 1;
+      break;
+    }
+    default: break;
+  }
+}
+
+/// Whether parametric point `p` lies in the reference cell of `type` (with the tolerance).
+TACK_HOST_DEVICE inline bool in_reference(int type, const double (&p)[3]) {
+  const double e = param_tol;
+  const bool unit_rs = p[0] >= -e && p[0] <= 1 + e && p[1] >= -e && p[1] <= 1 + e;
+  switch (type) {
+    case 8:
+    case 9: return unit_rs;
+    case 11:
+    case 12:
+    case 14: return unit_rs && p[2] >= -e && p[2] <= 1 + e;
+    case 13: return p[0] >= -e && p[1] >= -e && p[0] + p[1] <= 1 + e && p[2] >= -e && p[2] <= 1 + e;
+    default: return false;
+  }
+}
+
+/// Evaluates cell `c` (its `np` point coordinates `x`) at the point `q`: fills `s` with the H1
+/// weights when `q` is inside. Simplices are solved directly; the others by Newton's method on
+/// VTK's shape functions (least squares for the 2-D cells, with a distance check to the plane).
+TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8][3], const double (&q)[3],
+                                          double (&w)[8]) {
+  double size2 = 0;  // squared diagonal of the cell's box, for distance tolerances
+  {
+    double lo[3], hi[3];
+    for (int d = 0; d < 3; ++d) lo[d] = hi[d] = x[0][d];
+    for (int a = 1; a < np; ++a)
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = x[a][d] < lo[d] ? x[a][d] : lo[d];
+        hi[d] = x[a][d] > hi[d] ? x[a][d] : hi[d];
+      }
+    for (int d = 0; d < 3; ++d) size2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  }
+  const double dist_tol2 = param_tol * param_tol * (size2 > 0 ? size2 : 1.0);
+  switch (type) {
+    case 1: {  // vertex
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) d2 += (q[d] - x[0][d]) * (q[d] - x[0][d]);
+      if (d2 > 1e-24 * (1 + x[0][0] * x[0][0] + x[0][1] * x[0][1] + x[0][2] * x[0][2])) return false;
+      w[0] = 1;
+      return true;
+    }
+    case 3: {  // line
+      double e[3], r[3], ee = 0, er = 0;
+      for (int d = 0; d < 3; ++d) {
+        e[d] = x[1][d] - x[0][d];
+        r[d] = q[d] - x[0][d];
+        ee += e[d] * e[d];
+        er += e[d] * r[d];
+      }
+      if (ee == 0) return false;
+      const double t = er / ee;
+      if (t < -param_tol || t > 1 + param_tol) return false;
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) d2 += (r[d] - t * e[d]) * (r[d] - t * e[d]);
+      if (d2 > dist_tol2) return false;
+      w[0] = 1 - t;
+      w[1] = t;
+      return true;
+    }
+    case 5: {  // triangle: least squares in its plane
+      double e1[3], e2[3], r[3];
+      for (int d = 0; d < 3; ++d) {
+        e1[d] = x[1][d] - x[0][d];
+        e2[d] = x[2][d] - x[0][d];
+        r[d] = q[d] - x[0][d];
+      }
+      double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
+      for (int d = 0; d < 3; ++d) {
+        a11 += e1[d] * e1[d]; a12 += e1[d] * e2[d]; a22 += e2[d] * e2[d];
+        b1 += e1[d] * r[d]; b2 += e2[d] * r[d];
+      }
+      const double det = a11 * a22 - a12 * a12;
+      if (!(std::fabs(det) > 0)) return false;
+      const double u = (a22 * b1 - a12 * b2) / det, v = (a11 * b2 - a12 * b1) / det;
+      if (u < -param_tol || v < -param_tol || u + v > 1 + param_tol) return false;
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) d2 += (r[d] - u * e1[d] - v * e2[d]) * (r[d] - u * e1[d] - v * e2[d]);
+      if (d2 > dist_tol2) return false;
+      w[0] = 1 - u - v;
+      w[1] = u;
+      w[2] = v;
+      return true;
+    }
+    case 10: {  // tetra: barycentric
+      double a[3][3], b[3], l[3];
+      for (int d = 0; d < 3; ++d) {
+        a[d][0] = x[1][d] - x[0][d];
+        a[d][1] = x[2][d] - x[0][d];
+        a[d][2] = x[3][d] - x[0][d];
+        b[d] = q[d] - x[0][d];
+      }
+      if (!solve3(a, b, l)) return false;
+      const double l0 = 1 - l[0] - l[1] - l[2];
+      if (l[0] < -param_tol || l[1] < -param_tol || l[2] < -param_tol || l0 < -param_tol) return false;
+      w[0] = l0;
+      w[1] = l[0];
+      w[2] = l[1];
+      w[3] = l[2];
+      return true;
+    }
+    default: break;
+  }
+  // Newton's method on the shape functions (2-D cells: Gauss-Newton in their plane).
+  const bool planar = type == 8 || type == 9;
+  double p[3] = {0.5, 0.5, planar ? 0.0 : 0.5};
+  if (type == 13) p[0] = p[1] = 1.0 / 3;
+  if (type == 14) p[2] = 0.25;
+  double N[8], dN[8][3];
+  bool converged = false;
+  for (int it = 0; it < 30; ++it) {
+    shape_functions(type, p, N, dN);
+    double res[3] = {0, 0, 0}, J[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};  // J[d][k] = dx_d/dp_k
+    for (int a = 0; a < np; ++a)
+      for (int d = 0; d < 3; ++d) {
+        res[d] += N[a] * x[a][d];
+        for (int k = 0; k < 3; ++k) J[d][k] += dN[a][k] * x[a][d];
+      }
+    for (int d = 0; d < 3; ++d) res[d] = q[d] - res[d];
+    double dp[3] = {0, 0, 0};
+    if (planar) {
+      double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
+      for (int d = 0; d < 3; ++d) {
+        a11 += J[d][0] * J[d][0]; a12 += J[d][0] * J[d][1]; a22 += J[d][1] * J[d][1];
+        b1 += J[d][0] * res[d]; b2 += J[d][1] * res[d];
+      }
+      const double det = a11 * a22 - a12 * a12;
+      if (!(std::fabs(det) > 0)) return false;
+      dp[0] = (a22 * b1 - a12 * b2) / det;
+      dp[1] = (a11 * b2 - a12 * b1) / det;
+    } else if (!solve3(J, res, dp)) {
+      return false;
+    }
+    for (int k = 0; k < 3; ++k) p[k] += dp[k];
+    if (!(std::fabs(p[0]) < 1e6 && std::fabs(p[1]) < 1e6 && std::fabs(p[2]) < 1e6)) return false;
+    if (std::fabs(dp[0]) + std::fabs(dp[1]) + std::fabs(dp[2]) < 1e-12) {
+      converged = true;
+      break;
+    }
+  }
+  if (!converged || !in_reference(type, p)) return false;
+  shape_functions(type, p, N, dN);
+  if (planar) {
+    double d2 = 0;
+    for (int d = 0; d < 3; ++d) {
+      double xd = 0;
+      for (int a = 0; a < np; ++a) xd += N[a] * x[a][d];
+      d2 += (q[d] - xd) * (q[d] - xd);
+    }
+    if (d2 > dist_tol2) return false;
+  }
+  for (int a = 0; a < np; ++a) w[a] = N[a];
+  return true;
+}
+
+/// An unstructured mesh with its bin locator on the kernel side. `Points` reads `vec3` points;
+/// the index views read `index_t`; `Types` reads `uint8_t`.
+template <class Points, class Index, class Types>
+struct unstructured_form {
+  Points points;
+  Index connectivity;
+  Index offsets;  // n_cells + 1, from 0
+  Types types;
+  Index bin_start;  // n_bins + 1
+  Index bin_cells;
+  index_t bins[3];
+  double lo[3];
+  double inv_bin[3];
+
+  template <class P>
+  TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
+    double q[3];
+    index_t b[3];
+    for (int d = 0; d < 3; ++d) {
+      q[d] = static_cast<double>(p[d]);
+      const double f = (q[d] - lo[d]) * inv_bin[d];
+      if (!(f >= -param_tol * bins[d]) || !(f <= (1 + param_tol) * static_cast<double>(bins[d]))) return stencil{};
+      index_t k = f <= 0 ? 0 : static_cast<index_t>(f);
+      b[d] = k >= bins[d] ? bins[d] - 1 : k;
+    }
+    const index_t bin = b[0] + bins[0] * (b[1] + bins[1] * b[2]);
+    for (index_t k = bin_start[bin]; k < bin_start[bin + 1]; ++k) {
+      const index_t c = bin_cells[k];
+      const index_t first = offsets[c];
+      const int np = static_cast<int>(offsets[c + 1] - first);
+      const int type = static_cast<int>(types[c]);
+      double x[8][3] = {};
+      for (int a = 0; a < np; ++a) {
+        const auto pt = points[connectivity[first + a]];
+        for (int d = 0; d < 3; ++d) x[a][d] = static_cast<double>(pt[d]);
+      }
+      double w[8];
+      if (!cell_weights(type, np, x, q, w)) continue;
+      stencil s;
+      if (cells) {
+        s.n = 1;
+        s.idx[0] = c;
+        s.w[0] = 1;
+      } else {
+        s.n = np;
+        for (int a = 0; a < np; ++a) {
+          s.idx[a] = connectivity[first + a];
+          s.w[a] = w[a];
+        }
+      }
+      return s;
+    }
+    return stencil{};
+  }
+};
+
+/// The interpolation kernel: `out[i]` is the field at `points[i]`, NaN outside the mesh.
+template <class T, class Mesh, class Values, class Points, class Out>
+struct interpolate_kernel {
+  Mesh mesh;
+  Values values;
+  Points points;
+  Out out;
+  bool cells;
+
+  TACK_HOST_DEVICE void operator()(index_t i) const {
+    const auto p = points[i];
+    const stencil s = mesh.locate(p, cells);
+    out[i] = s.n ? combine<T>(values, s) : nan_value<T>();
+  }
+};
+
+}  // namespace tack::dataset::detail

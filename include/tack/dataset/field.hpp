@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file `tack::dataset::field<T>` (values on a function space, interpolation as a kernel) and
+/// `tack::dataset::any_field`, its type-erased handle (what a mesh's `fields` holds).
+
+#include <tack/array/any_array.hpp>
+#include <tack/array/array.hpp>
+#include <tack/array/factories.hpp>
+#include <tack/dataset/detail/cells.hpp>
+#include <tack/dataset/detail/geometry.hpp>
+#include <tack/dataset/space.hpp>
+#include <tack/exec/parallel_for.hpp>
+#include <tack/types/item.hpp>
+#include <tack/types/vec.hpp>
+#include <tack/view/view.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace tack::dataset {
+namespace detail {
+
+/// Calls `f(form)` with the kernel form of `g` whose arrays are on `dev` (the rectilinear axes,
+/// the unstructured points, cells and locator bins; copied there when they live elsewhere).
+template <class F>
+void with_mesh_form(const mesh_geometry& g, const tack::device& dev, F&& f) {
+  switch (g.kind()) {
+    case mesh_kind::uniform: {
+      f(static_cast<const uniform_geometry&>(g).form());
+      return;
+    }
+    case mesh_kind::rectilinear: {
+      const auto& r = static_cast<const rectilinear_geometry&>(g);
+      const array<const double> ax[3] = {r.axes[0].to_device(dev).as_const(),
+                                         r.axes[1].to_device(dev).as_const(),
+                                         r.axes[2].to_device(dev).as_const()};
+      rectilinear_form<tack::view<const double, 1>> form{
+          {ax[0].view(), ax[1].view(), ax[2].view()}, {ax[0].size(), ax[1].size(), ax[2].size()}};
+      f(form);
+      return;
+    }
+    case mesh_kind::unstructured: {
+      const auto& u = static_cast<const unstructured_geometry&>(g);
+      const auto loc = u.locator();
+      const array<const index_t> conn = u.connectivity.to_device(dev).as_const();
+      const array<const index_t> off = u.offsets.to_device(dev).as_const();
+      const array<const std::uint8_t> types = u.types.to_device(dev).as_const();
+      const array<const index_t> bs = loc->bin_start.to_device(dev).as_const();
+      const array<const index_t> bc = loc->bin_cells.to_device(dev).as_const();
+      std::visit(
+          [&](const auto& points) {
+            const auto p = points.to_device(dev).as_const();
+            p.visit_kernel_form([&](auto pv) {
+              unstructured_form<decltype(pv), tack::view<const index_t, 1>,
+                                tack::view<const std::uint8_t, 1>>
+                  form{pv,        conn.view(), off.view(), types.view(), bs.view(), bc.view(),
+                       {loc->bins[0], loc->bins[1], loc->bins[2]},
+                       {loc->lo[0], loc->lo[1], loc->lo[2]},
+                       {loc->inv_bin[0], loc->inv_bin[1], loc->inv_bin[2]}};
+              f(form);
+            });
+          },
+          u.points);
+      return;
+    }
+  }
+}
+
+/// One query point, read as a one-element array by the interpolation kernel.
+template <class P>
+struct single_point {
+  P p;
+  TACK_HOST_DEVICE P operator[](index_t) const { return p; }
+};
+/// One result, written as a one-element array by the interpolation kernel.
+template <class T>
+struct single_result {
+  T* r;
+  TACK_HOST_DEVICE T& operator[](index_t) const { return *r; }
+};
+
+/// Calls `sink(bytes, count)` with the elements of `a` as interleaved components (VTK's layout),
+/// chunk by chunk: host AoS memory in one piece, SoA arrays gathered component by component into
+/// a staging buffer, device memory through a host copy.
+template <class T, int R>
+void for_each_interleaved_chunk(const array<T, R>& a,
+                                const std::function<void(const void*, std::size_t)>& sink) {
+  using V = std::remove_const_t<T>;
+  const auto c = a.as_const();
+  const index_t n = c.size();
+  if (n == 0) return;
+  if (!c.host_accessible()) {
+    const auto v = c.to_vector();
+    sink(v.data(), v.size() * sizeof(V));
+    return;
+  }
+  if constexpr (components_v<V> > 1) {
+    if (c.layout() == tack::layout::soa) {
+      using S = scalar_t<V>;
+      constexpr int C = components_v<V>;
+      const auto parts = c.components();
+      std::vector<const S*> comp(static_cast<std::size_t>(C));
+      for (int k = 0; k < C; ++k) comp[static_cast<std::size_t>(k)] = parts[static_cast<std::size_t>(k)].data();
+      constexpr index_t chunk = 1 << 15;
+      std::vector<S> staging(static_cast<std::size_t>(std::min(n, chunk) * C));
+      for (index_t first = 0; first < n; first += chunk) {
+        const index_t m = std::min(chunk, n - first);
+        for (int k = 0; k < C; ++k) {
+          const S* src = comp[static_cast<std::size_t>(k)] + first;
+          S* dst = staging.data() + k;
+          for (index_t i = 0; i < m; ++i) dst[i * C] = src[i];
+        }
+        sink(staging.data(), static_cast<std::size_t>(m * C) * sizeof(S));
+      }
+      return;
+    }
+  }
+  if constexpr (std::is_same_v<V, bool>) {
+    const auto v = c.to_vector();
+    std::vector<unsigned char> bytes(v.begin(), v.end());
+    sink(bytes.data(), bytes.size());
+  } else {
+    sink(c.data(), static_cast<std::size_t>(n) * sizeof(V));
+  }
+}
+
+}  // namespace detail
+
+/// Values of element type `T` (scalar, `vec`, `mat`; either layout, any device) on a function
+/// space: `values.size()` must equal `space.size()`. The element type says how many components a
+/// value has; the space says where values live and how they interpolate.
+/// `auto v = tack::dataset::field(tack::dataset::H1(grid), tack::zeros<tack::vec3f>(grid.n_points()));`
+template <class T>
+class field {
+  static_assert(!std::is_const_v<T> && element<T>,
+                "tack::dataset::field: the element type must be a scalar, tack::vec or tack::mat");
+
+public:
+  using value_type = T;
+
+  /// Checks that there is one value per degree of freedom (`value_error` naming both sizes).
+  field(function_space space, array<T> values) : space_(std::move(space)), values_(std::move(values)) {
+    if (values_.size() != space_.size()) {
+      throw value_error("tack::dataset::field: the values have " + std::to_string(values_.size()) +
+                        " elements but the " + space_.describe() + " has size " +
+                        std::to_string(space_.size()) + " (values: " + values_.describe() + ")");
+    }
+  }
+
+  const function_space& space() const noexcept { return space_; }
+  const array<T>& values() const noexcept { return values_; }
+  index_t size() const { return values_.size(); }
+  /// `"field<vec3(f32)> on H1 space on uniform_grid (2, 2, 2)"`.
+  std::string describe() const {
+    return "field<" + std::string(values_.dtype().name()) + "> on " + space_.describe();
+  }
+
+  /// The field at one point (`vec3f` or `vec3d`); NaN in every component outside the mesh.
+  /// Floating-point element types only. `tack::vec3f u = f.interpolate(tack::vec3d{0.5, 0.5, 0.5});`
+  template <class S>
+  T interpolate(const vec<S, 3>& point) const {
+    static_assert(std::is_floating_point_v<scalar_t<T>>,
+                  "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
+    if (!values_.host_accessible()) {
+      auto one = array_from(std::vector<vec<S, 3>>{point}).to_device(values_.device());
+      return interpolate(one).to_vector()[0];
+    }
+    T result{};
+    const bool cells = space_.kind() == space_kind::L2;
+    detail::with_mesh_form(space_.geometry(), values_.device(), [&](const auto& mesh) {
+      values_.as_const().visit_kernel_form([&](auto vv) {
+        detail::interpolate_kernel<T, std::decay_t<decltype(mesh)>, decltype(vv),
+                                   detail::single_point<vec<S, 3>>, detail::single_result<T>>
+            k{mesh, vv, {point}, {&result}, cells};
+        k(0);
+      });
+    });
+    return result;
+  }
+
+  /// The field at each point of `points` (`vec3f` or `vec3d`, either layout), computed by a kernel
+  /// on the values' device; NaN outside the mesh. The points must be on that device.
+  /// `tack::array<tack::vec3f> u = f.interpolate(points);`
+  template <class P>
+    requires(is_vec_v<std::remove_const_t<P>> && components_v<std::remove_const_t<P>> == 3)
+  array<T> interpolate(const array<P>& points) const {
+    static_assert(std::is_floating_point_v<scalar_t<T>>,
+                  "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
+    const tack::device dev = values_.device();
+    if (points.device() != dev) {
+      throw value_error("tack::dataset::field::interpolate: the points (" + points.describe() +
+                        ") are not on the field's device " + dev.str() + "; use points.to_device(" +
+                        dev.str() + ")");
+    }
+    const index_t n = points.size();
+    array<T> out = tack::empty<T>(n, {.device = dev});
+    if (n == 0) return out;
+    const auto ov = out.view();
+    const bool cells = space_.kind() == space_kind::L2;
+    detail::with_mesh_form(space_.geometry(), dev, [&](const auto& mesh) {
+      values_.as_const().visit_kernel_form([&](auto vv) {
+        points.as_const().visit_kernel_form([&](auto pv) {
+          tack::parallel_for(dev, n,
+                             detail::interpolate_kernel<T, std::decay_t<decltype(mesh)>, decltype(vv),
+                                                        decltype(pv), decltype(ov)>{mesh, vv, pv, ov, cells});
+        });
+      });
+    });
+    out.bump_version();
+    return out;
+  }
+
+private:
+  function_space space_;
+  array<T> values_;
+};
+
+/// A field of any element type (what `mesh.fields` holds): shares the field's values.
+/// `tack::dataset::any_field f = tack::dataset::field(space, values); auto typed = f.as<float>();`
+class any_field {
+public:
+  any_field() = default;
+  template <class T>
+  any_field(const field<T>& f) : holder_(std::make_shared<holder<T>>(f)) {}
+
+  bool has_value() const noexcept { return static_cast<bool>(holder_); }
+  const function_space& space() const { return require("space").space(); }
+  /// The element type (`vec3(f32)`).
+  tack::dtype dtype() const { return require("dtype").values().dtype(); }
+  /// The component type (`f32`).
+  tack::dtype scalar_dtype() const { return require("scalar_dtype").scalar_dtype(); }
+  /// Components per value: 1, 2, 3, 4, 9 or 16.
+  int components() const { return require("components").components(); }
+  index_t size() const { return require("size").values().size(); }
+  /// The values, type-erased (the same memory).
+  any_array values() const { return require("values").values(); }
+  std::string describe() const { return holder_ ? holder_->describe() : "any_field (empty)"; }
+  /// Whether the values have element type `T`.
+  template <class T>
+  bool holds() const noexcept {
+    return dynamic_cast<const holder<T>*>(holder_.get()) != nullptr;
+  }
+  /// The typed field; another element type is a `type_error` naming both.
+  template <class T>
+  const field<T>& as() const {
+    auto* h = dynamic_cast<const holder<T>*>(holder_.get());
+    if (!h) {
+      throw type_error("tack::dataset::any_field::as<" + std::string(dtype_of<T>().name()) +
+                       ">: the field is " + describe());
+    }
+    return h->f;
+  }
+  /// Calls `sink(bytes, count)` with the values as interleaved little-endian components, chunk
+  /// by chunk (a SoA field is gathered component by component).
+  void for_each_chunk(const std::function<void(const void*, std::size_t)>& sink) const {
+    require("for_each_chunk").for_each_chunk(sink);
+  }
+
+private:
+  struct holder_base {
+    virtual ~holder_base() = default;
+    virtual const function_space& space() const = 0;
+    virtual any_array values() const = 0;
+    virtual tack::dtype scalar_dtype() const = 0;
+    virtual int components() const = 0;
+    virtual std::string describe() const = 0;
+    virtual void for_each_chunk(const std::function<void(const void*, std::size_t)>& sink) const = 0;
+  };
+  template <class T>
+  struct holder final : holder_base {
+    field<T> f;
+    explicit holder(const field<T>& x) : f(x) {}
+    const function_space& space() const override { return f.space(); }
+    any_array values() const override { return any_array(f.values()); }
+    tack::dtype scalar_dtype() const override { return dtype_of<scalar_t<T>>(); }
+    int components() const override { return components_v<T>; }
+    std::string describe() const override { return f.describe(); }
+    void for_each_chunk(const std::function<void(const void*, std::size_t)>& sink) const override {
+      detail::for_each_interleaved_chunk(f.values(), sink);
+    }
+  };
+  const holder_base& require(const char* op) const {
+    if (!holder_) throw value_error(std::string("tack::dataset::any_field::") + op + ": no field is held");
+    return *holder_;
+  }
+  std::shared_ptr<const holder_base> holder_;
+};
+
+}  // namespace tack::dataset
