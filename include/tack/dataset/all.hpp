@@ -11,4 +11,4 @@
 #include <tack/dataset/space.hpp>
 #include <tack/dataset/uniform_grid.hpp>
 #include <tack/dataset/unstructured_grid.hpp>
-// vtk.hpp added below
+#include <tack/dataset/vtk.hpp>

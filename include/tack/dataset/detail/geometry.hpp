@@ -30,7 +30,14 @@ enum class mesh_kind { uniform, rectilinear, unstructured };
 namespace detail {
 
 inline std::string dims_string(const std::array<index_t, 3>& d) {
-  return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
+  std::string s = "(";
+  s += std::to_string(d[0]);
+  s += ", ";
+  s += std::to_string(d[1]);
+  s += ", ";
+  s += std::to_string(d[2]);
+  s += ")";
+  return s;
 }
 
 /// Cells of a structured grid with `dims` points: VTK's count (an axis of one point adds no
