@@ -758,6 +758,7 @@ public:
     if (__builtin_mul_overflow(count, sizeof(S), &nbytes)) fail("is too large");
     if (format_ == "ascii") {
       std::string_view text = std::string_view(file_.text()).substr(e_.text_begin, e_.text_end - e_.text_begin);
+      text = text.substr(0, text.find('<'));  // the values precede any nested element (InformationKey)
       if (count > text.size()) fail("has " + std::to_string(text.size()) + " characters for " + std::to_string(count) + " values");
       std::size_t k = 0, i = 0;
       while (k < count) {
