@@ -56,13 +56,14 @@ void with_mesh_form(const mesh_geometry& g, const tack::device& dev, F&& f) {
       const array<const std::uint8_t> types = u.types.to_device(dev).as_const();
       const array<const index_t> bs = loc->bin_start.to_device(dev).as_const();
       const array<const index_t> bc = loc->bin_cells.to_device(dev).as_const();
+      const array<const float> boxes = loc->boxes.to_device(dev).as_const();
       std::visit(
           [&](const auto& points) {
             const auto p = points.to_device(dev).as_const();
             p.visit_kernel_form([&](auto pv) {
               unstructured_form<decltype(pv), tack::view<const index_t, 1>,
                                 tack::view<const std::uint8_t, 1>>
-                  form{pv,        conn.view(), off.view(), types.view(), bs.view(), bc.view(),
+                  form{pv,        conn.view(), off.view(), types.view(), bs.view(), bc.view(), boxes.view(),
                        {loc->bins[0], loc->bins[1], loc->bins[2]},
                        {loc->lo[0], loc->lo[1], loc->lo[2]},
                        {loc->inv_bin[0], loc->inv_bin[1], loc->inv_bin[2]}};

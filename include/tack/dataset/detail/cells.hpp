@@ -9,6 +9,7 @@
 #include <tack/core/macros.hpp>
 #include <tack/dataset/cell_type.hpp>
 #include <tack/types/vec.hpp>
+#include <tack/view/view.hpp>
 
 #include <cmath>
 
@@ -29,6 +30,11 @@ struct stencil {
 template <class T, class V>
 TACK_HOST_DEVICE inline T combine(const V& values, const stencil& s) {
   using S = scalar_t<T>;
+  if (s.n == 8) {
+    T r = static_cast<T>(values[s.idx[0]]) * static_cast<S>(s.w[0]);
+    for (int k = 1; k < 8; ++k) r += static_cast<T>(values[s.idx[k]]) * static_cast<S>(s.w[k]);
+    return r;
+  }
   T r = static_cast<T>(values[s.idx[0]]) * static_cast<S>(s.w[0]);
   for (int k = 1; k < s.n; ++k) r += static_cast<T>(values[s.idx[k]]) * static_cast<S>(s.w[k]);
   return r;
@@ -391,6 +397,7 @@ struct unstructured_form {
   Types types;
   Index bin_start;  // n_bins + 1
   Index bin_cells;
+  tack::view<const float, 1> boxes;  // 6 per cell
   index_t bins[3];
   double lo[3];
   double inv_bin[3];
@@ -409,6 +416,8 @@ struct unstructured_form {
     const index_t bin = b[0] + bins[0] * (b[1] + bins[1] * b[2]);
     for (index_t k = bin_start[bin]; k < bin_start[bin + 1]; ++k) {
       const index_t c = bin_cells[k];
+      const float* box = &boxes[6 * c];
+      if (q[0] < box[0] || q[1] < box[1] || q[2] < box[2] || q[0] > box[3] || q[1] > box[4] || q[2] > box[5]) continue;
       const index_t first = offsets[c];
       const int np = static_cast<int>(offsets[c + 1] - first);
       const int type = static_cast<int>(types[c]);

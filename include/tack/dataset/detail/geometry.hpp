@@ -94,6 +94,7 @@ public:
 struct cell_locator {
   array<index_t> bin_start;
   array<index_t> bin_cells;
+  array<float> boxes;  // per cell: lo x, y, z, hi x, y, z, slightly enlarged (a quick rejection)
   index_t bins[3] = {1, 1, 1};
   double lo[3] = {0, 0, 0};
   double inv_bin[3] = {0, 0, 0};
@@ -215,6 +216,7 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
   const index_t nc = static_cast<index_t>(off.size()) - 1;
   std::vector<double> boxes(static_cast<std::size_t>(nc) * 6);
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  double mean_ext[3] = {0, 0, 0};
   for (index_t c = 0; c < nc; ++c) {
     double* b = &boxes[static_cast<std::size_t>(c) * 6];
     for (int d = 0; d < 3; ++d) {
@@ -229,32 +231,27 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
       }
     }
     for (int d = 0; d < 3; ++d) {
-      const double pad = param_tol * (b[3 + d] - b[d]) + 1e-300;
-      b[d] -= pad;
-      b[3 + d] += pad;
       lo[d] = std::min(lo[d], b[d]);
       hi[d] = std::max(hi[d], b[3 + d]);
+      mean_ext[d] += b[3 + d] - b[d];
     }
   }
   if (nc == 0) {
     for (int d = 0; d < 3; ++d) lo[d] = hi[d] = 0;
   }
-  // Bin size: about one cell per bin over the axes the mesh spans.
-  double ext[3], measure = 1;
-  int spanned = 0;
-  for (int d = 0; d < 3; ++d) {
-    ext[d] = hi[d] - lo[d];
-    if (ext[d] > 0) {
-      measure *= ext[d];
-      ++spanned;
-    }
-  }
-  const double target = static_cast<double>(std::max<index_t>(nc, 1));
-  const double h = spanned ? std::pow(measure / target, 1.0 / spanned) : 1.0;
+  // Bins as large as the mean cell box on each axis (a cell then meets few bins and a bin holds
+  // few cells); the mesh's box is enlarged by the tolerance so that points on its faces are in.
+  double ext[3];
   index_t total = 1;
   for (int d = 0; d < 3; ++d) {
-    index_t b = ext[d] > 0 && h > 0 ? static_cast<index_t>(std::ceil(ext[d] / h)) : 1;
+    const double pad = param_tol * (hi[d] - lo[d]) + 1e-300;
+    lo[d] -= pad;
+    hi[d] += pad;
+    ext[d] = hi[d] - lo[d];
+    const double h = nc > 0 ? mean_ext[d] / static_cast<double>(nc) : 0.0;
+    index_t b = ext[d] > 0 && h > 0 ? static_cast<index_t>(std::floor(ext[d] / h)) : 1;
     b = std::clamp<index_t>(b, 1, 1024);
+    if (total * b > (index_t{1} << 26)) b = std::max<index_t>(1, (index_t{1} << 26) / total);
     loc->bins[d] = b;
     loc->lo[d] = lo[d];
     loc->inv_bin[d] = ext[d] > 0 ? static_cast<double>(b) / ext[d] : 0.0;
@@ -293,6 +290,16 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
       const tack::device dev = connectivity.device();
       loc->bin_start = array_from(start).to_device(dev);
       loc->bin_cells = array_from(cells).to_device(dev);
+      std::vector<float> fb(boxes.size());
+      for (std::size_t c = 0; c < static_cast<std::size_t>(nc); ++c) {
+        for (std::size_t d = 0; d < 3; ++d) {
+          const double lo_d = boxes[6 * c + d], hi_d = boxes[6 * c + 3 + d];
+          const double pad = 1e-5 * (hi_d - lo_d) + 1e-6 * std::max(std::fabs(lo_d), std::fabs(hi_d)) + 1e-30;
+          fb[6 * c + d] = static_cast<float>(lo_d - pad);
+          fb[6 * c + 3 + d] = static_cast<float>(hi_d + pad);
+        }
+      }
+      loc->boxes = array_from(fb).to_device(dev);
     }
   }
   locator_ = loc;
