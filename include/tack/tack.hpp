@@ -56,3 +56,5 @@
 #include <tack/exec/parallel_scan.hpp>
 #include <tack/exec/range.hpp>
 #include <tack/exec/threads.hpp>
+
+#include <tack/dataset/all.hpp>
