@@ -14,7 +14,7 @@ LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COM
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure -j $(JOBS)
 
-.PHONY: all deps demo test test-host test-cuda test-sanitize bench format gpu-check clean
+.PHONY: all deps demo test test-host test-cuda test-python python test-sanitize bench format gpu-check clean
 
 all: test
 
@@ -29,14 +29,40 @@ $(CUDA_DIR)/CMakeCache.txt: | deps
 	cmake -S . -B $(CUDA_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=ON -DTACK_TESTS_CUDA_ONLY=ON \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF -DCMAKE_CUDA_COMPILER=$(NVCC) $(LAUNCHER) $(CMAKE_FLAGS)
 
-## make demo: configure, build and run examples/tour
-demo: deps $(HOST_DIR)/CMakeCache.txt
+## make demo: configure, build and run examples/tour, then the Python tour (examples/tour.py)
+demo: deps $(HOST_DIR)/CMakeCache.txt python
 	cmake --build $(HOST_DIR) --target tour -j $(JOBS)
 	$(HOST_DIR)/examples/tour/tour
+	$(VENV)/bin/python examples/tour.py
 
-## make test: the host build and every test; then, when nvcc exists, the CUDA variant
-test: test-host $(if $(NVCC),test-cuda,)
+## make test: the host build and every test; the Python package and its tests; then, when nvcc
+## exists, the CUDA variant
+test: test-host test-python $(if $(NVCC),test-cuda,)
 	@echo "make test: all variants passed"
+
+# The Python package: a virtual environment under build/ with the pinned requirements, the package
+# built from the repository root (`pip install .`, scikit-build-core + nanobind, incremental in
+# build/python), then pytest. NVIDIA Warp is a second DLPack client for the tests where it installs.
+VENV := $(BUILD)/venv
+PY_REQS := python/requirements-test.txt
+$(VENV)/.requirements: $(PY_REQS)
+	python3 -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r $(PY_REQS)
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check warp-lang==1.19.0 \
+	  || echo "make: warp-lang could not be installed; its DLPack tests will be skipped"
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check vtk==9.7.2 \
+	  || echo "make: vtk could not be installed; tests/python/test_vtk_files.py will be skipped"
+	touch $@
+
+python: deps $(VENV)/.requirements
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation \
+	  $(if $(CCACHE),--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache,) .
+
+# The dataset tests read tack's files with VTK's own readers, through a small C++ helper.
+test-python: python $(HOST_DIR)/CMakeCache.txt
+	cmake --build $(HOST_DIR) --target dataset_write_samples -j $(JOBS)
+	TACK_DATASET_SAMPLES_EXE=$(CURDIR)/$(HOST_DIR)/tests/dataset/dataset_write_samples \
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests/python
 
 test-host: deps $(HOST_DIR)/CMakeCache.txt
 	cmake --build $(HOST_DIR) -j $(JOBS)
@@ -64,6 +90,8 @@ test-sanitize: deps
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	cmake --build $(BUILD)/fuzz --target dlpack_import_fuzz -j $(JOBS)
 	$(BUILD)/fuzz/tests/fuzz/dlpack_import_fuzz -max_total_time=60 -print_final_stats=1
+	cmake --build $(BUILD)/fuzz --target vtk_read_fuzz -j $(JOBS)
+	$(BUILD)/fuzz/tests/fuzz/vtk_read_fuzz -max_total_time=60 -print_final_stats=1
 	cmake -S . -B $(BUILD)/tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer"
@@ -73,9 +101,10 @@ test-sanitize: deps
 	  ctest $(CTEST_FLAGS) -LE "compile_fail|find_package"
 
 ## make bench: build and run the benchmarks (Release, host)
-bench: deps $(HOST_DIR)/CMakeCache.txt
+bench: deps $(HOST_DIR)/CMakeCache.txt python
 	cmake --build $(HOST_DIR) -j $(JOBS)
 	scripts/run-benchmarks $(HOST_DIR)
+	$(VENV)/bin/python benchmarks/python/bench_python.py
 
 ## make gpu-check: what scripts/gpu-check runs on a machine with a GPU
 gpu-check:

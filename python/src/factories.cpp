@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+/// @file The factories (`empty`, `zeros`, `ones`, `full`, their `_like` forms, `array`,
+/// `array_from_ptr`, `soa`), `copyto`, and the default device.
+
+#include "common.hpp"
+
+#include <nanobind/ndarray.h>
+
+namespace tackpy {
+
+using namespace nb::literals;
+
+namespace {
+
+enum class init { none, zeros, ones };
+
+flat new_flat(tack::scalar_kind k, index_t n, tack::device device, init how) {
+  return with_scalar(k, [&]<class S>() -> flat {
+    tack::options o;
+    o.device = device;
+    switch (how) {
+    case init::zeros: return tack::zeros<S>(tack::shape<1>{n}, o);
+    case init::ones: return tack::ones<S>(tack::shape<1>{n}, o);
+    case init::none: break;
+    }
+    return tack::empty<S>(tack::shape<1>{n}, o);
+  });
+}
+
+py_array new_array(const tack::dtype& elem, const std::vector<index_t>& shape, tack::layout layout,
+                   tack::device device, init how, const char* op) {
+  if (layout == tack::layout::soa && elem.is_scalar()) {
+    throw nb::value_error((std::string(op) + ": layout=\"soa\" needs vector or matrix elements; " +
+                           std::string(elem.name()) + " is a scalar dtype")
+                              .c_str());
+  }
+  py_array a;
+  a.elem = elem;
+  a.layout = layout;
+  a.ndim = static_cast<int>(shape.size());
+  for (int d = 0; d < a.ndim; ++d) a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
+  const index_t n = a.size();
+  if (layout == tack::layout::soa) {
+    for (int c = 0; c < elem.components(); ++c) a.comps.push_back(new_flat(elem.kind(), n, device, how));
+    a.data = a.comps.front();
+  } else {
+    a.data = new_flat(elem.kind(), n * elem.components(), device, how);
+  }
+  return a;
+}
+
+const tack::dtype default_dtype{tack::scalar_kind::f32};
+
+py_array factory(nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout, init how,
+                 const char* op) {
+  const tack::dtype elem = dtype_from(dtype, default_dtype, op);
+  return new_array(elem, parse_shape(shape, elem, op), parse_layout(layout, op),
+                   parse_device(device, op), how, op);
+}
+
+py_array like(const py_array& proto, nb::handle dtype, nb::handle device, nb::handle layout,
+              init how, const char* op) {
+  tack::dtype elem = dtype_from(dtype, proto.elem, op);
+  // A scalar override keeps the prototype's vector/matrix dimensions (seed 001).
+  if (elem.is_scalar() && !proto.elem.is_scalar()) {
+    elem = proto.elem.is_vector() ? tack::dtype::vector(elem.kind(), proto.elem.rows())
+                                  : tack::dtype::matrix(elem.kind(), proto.elem.rows(), proto.elem.cols());
+  }
+  std::vector<index_t> shape(proto.shape.begin(), proto.shape.begin() + proto.ndim);
+  tack::layout l = layout.is_none() ? proto.layout : parse_layout(layout, op);
+  if (l == tack::layout::soa && elem.is_scalar()) l = tack::layout::aos;
+  return new_array(elem, shape, l, device.is_none() ? proto.device() : parse_device(device, op),
+                   how, op);
+}
+
+/// Keeps a Python object alive from C++ (a borrowed buffer's owner); released with the GIL held.
+std::shared_ptr<void> keep_alive(nb::handle owner) {
+  return std::shared_ptr<void>(new nb::object(nb::borrow(owner)), [](void* p) {
+    nb::gil_scoped_acquire gil;
+    delete static_cast<nb::object*>(p);
+  });
+}
+
+/// A read-only tack array over a C-contiguous NumPy array's memory (kept alive), element type
+/// `elem`, shape `shape` (the NumPy shape less the component axes).
+py_array borrow_numpy(nb::handle np_array, const tack::dtype& elem, const std::vector<index_t>& shape) {
+  auto nd = nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(np_array);
+  py_array a;
+  a.elem = elem;
+  a.ndim = static_cast<int>(shape.size());
+  for (int d = 0; d < a.ndim; ++d) a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
+  const index_t n = a.size() * elem.components();
+  a.data = with_scalar(elem.kind(), [&]<class S>() -> flat {
+    tack::options o;
+    o.owner = keep_alive(np_array);
+    static S dummy{};
+    const S* p = n ? static_cast<const S*>(nd.data()) : &dummy;
+    return tack::array<S>(tack::detail::array_access::mutable_alias(tack::from_ptr(p, tack::shape<1>{n}, o)));
+  });
+  return a;
+}
+
+/// NumPy values as a contiguous NumPy array of `elem`'s scalar type (dtype None: NumPy's own
+/// inference), checked against the component axes `elem` consumes. Sets `elem` and `shape`.
+nb::object numpy_values(nb::handle values, nb::handle dtype, tack::dtype& elem,
+                        std::vector<index_t>& shape, const char* op) {
+  nb::module_ np = nb::module_::import_("numpy");
+  nb::object arr;
+  if (dtype.is_none()) {
+    arr = np.attr("asarray")(values);
+    elem = tack::dtype(kind_from_numpy(arr.attr("dtype"), op));
+  } else {
+    elem = dtype_from(dtype, default_dtype, op);
+    arr = np.attr("asarray")(values, "dtype"_a = numpy_name(elem.kind()));
+  }
+  arr = np.attr("ascontiguousarray")(arr);
+  auto np_shape = nb::cast<std::vector<index_t>>(arr.attr("shape"));
+  const int k = elem.component_rank();
+  const int nd = static_cast<int>(np_shape.size());
+  bool ok = nd >= k + 1;
+  if (ok && elem.is_vector()) ok = np_shape[static_cast<std::size_t>(nd - 1)] == elem.rows();
+  if (ok && elem.is_matrix()) {
+    ok = np_shape[static_cast<std::size_t>(nd - 2)] == elem.rows() &&
+         np_shape[static_cast<std::size_t>(nd - 1)] == elem.cols();
+  }
+  if (!ok) {
+    std::string want = elem.is_vector() ? "a trailing dimension of " + std::to_string(elem.rows())
+                       : elem.is_matrix() ? "two trailing dimensions of " + std::to_string(elem.rows()) +
+                                                " and " + std::to_string(elem.cols())
+                                          : "at least one dimension";
+    throw nb::value_error((std::string(op) + ": dtype " + std::string(elem.name()) + " consumes " +
+                           want + " (plus at least one array dimension); the values have shape " +
+                           shape_string(np_shape))
+                              .c_str());
+  }
+  shape.assign(np_shape.begin(), np_shape.end() - k);
+  (void)parse_shape(nb::cast(shape), elem, op);
+  return arr;
+}
+
+py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle device, nb::handle layout) {
+  const char* op = "tack.array";
+  if (nb::isinstance<py_array>(values)) {
+    const py_array& src = nb::cast<const py_array&>(values);
+    tack::dtype elem = src.elem;
+    if (!dtype.is_none()) {
+      tack::dtype to = dtype_from(dtype, src.elem, op);
+      elem = to.is_scalar() && !src.elem.is_scalar()
+                 ? (src.elem.is_vector() ? tack::dtype::vector(to.kind(), src.elem.rows())
+                                         : tack::dtype::matrix(to.kind(), src.elem.rows(), src.elem.cols()))
+                 : to;
+    }
+    tack::layout l = layout.is_none() ? src.layout : parse_layout(layout, op);
+    if (l == tack::layout::soa && elem.is_scalar()) l = tack::layout::aos;
+    return copy_array(src, elem, l, device.is_none() ? src.device() : parse_device(device, op));
+  }
+  tack::dtype elem;
+  std::vector<index_t> shape;
+  nb::object arr = numpy_values(values, dtype, elem, shape, op);
+  py_array out = new_array(elem, shape, parse_layout(layout, op), parse_device(device, op), init::none, op);
+  copy_values(out, borrow_numpy(arr, elem, shape), op);
+  return out;
+}
+
+py_array soa_of(nb::args comps) {
+  const char* op = "tack.soa";
+  const std::size_t n = comps.size();
+  if (n < 2 || n > 4) {
+    throw nb::value_error(("tack.soa: takes 2 to 4 component arrays (x, y[, z[, w]]), got " +
+                           std::to_string(n))
+                              .c_str());
+  }
+  py_array out;
+  for (std::size_t c = 0; c < n; ++c) {
+    if (!nb::isinstance<py_array>(comps[c])) {
+      throw nb::type_error(("tack.soa: component " + std::to_string(c) + " is " +
+                            nb::cast<std::string>(nb::repr(nb::handle(comps[c]).type())) +
+                            ", not a tack.Array (import it with tack.from_dlpack or copy it "
+                            "with tack.array)")
+                               .c_str());
+    }
+    const py_array& a = nb::cast<const py_array&>(comps[c]);
+    if (!a.elem.is_scalar() || a.is_soa()) {
+      throw nb::value_error(("tack.soa: component " + std::to_string(c) + " (" + a.describe() +
+                             ") must be a scalar array")
+                                .c_str());
+    }
+    if (c == 0) {
+      out.elem = tack::dtype::vector(a.elem.kind(), static_cast<int>(n));
+      out.ndim = a.ndim;
+      out.shape = a.shape;
+      out.layout = tack::layout::soa;
+    } else {
+      const py_array& first = nb::cast<const py_array&>(comps[0]);
+      if (a.elem != first.elem || a.ndim != first.ndim || a.shape != first.shape ||
+          a.device() != first.device()) {
+        throw nb::value_error(("tack.soa: component " + std::to_string(c) + " (" + a.describe() +
+                               ") differs from component 0 (" + first.describe() +
+                               "); components need the same dtype, shape and device")
+                                  .c_str());
+      }
+    }
+    out.comps.push_back(a.data);
+  }
+  (void)op;
+  out.data = out.comps.front();
+  return out;
+}
+
+py_array from_ptr(std::uintptr_t ptr, nb::handle shape, nb::handle dtype, bool writable, nb::handle owner) {
+  const char* op = "tack.array_from_ptr";
+  const tack::dtype elem = dtype_from(dtype, default_dtype, op);
+  auto s = parse_shape(shape, elem, op);
+  py_array a;
+  a.elem = elem;
+  a.ndim = static_cast<int>(s.size());
+  for (int d = 0; d < a.ndim; ++d) a.shape[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d)];
+  const index_t n = a.size() * elem.components();
+  if (ptr == 0 && n > 0) throw nb::value_error("tack.array_from_ptr: the pointer is null");
+  if (ptr % elem.scalar_size() != 0) {
+    throw nb::value_error(("tack.array_from_ptr: pointer " + std::to_string(ptr) + " is not aligned to " +
+                           std::to_string(elem.scalar_size()) + " bytes for " + std::string(elem.name()))
+                              .c_str());
+  }
+  a.data = with_scalar(elem.kind(), [&]<class S>() -> flat {
+    tack::options o;
+    o.writable = writable;
+    if (!owner.is_none()) o.owner = keep_alive(owner);
+    return tack::from_ptr(reinterpret_cast<S*>(ptr), tack::shape<1>{n}, o);
+  });
+  return a;
+}
+
+}  // namespace
+
+void copyto_any(const py_array& dst, nb::handle src) {
+  const char* op = "tack.copyto";
+  if (nb::isinstance<py_array>(src)) {
+    copy_values(dst, nb::cast<const py_array&>(src), op);
+    return;
+  }
+  if (copy_lazy_into(dst, src)) return;
+  if (PyNumber_Check(src.ptr()) && !PySequence_Check(src.ptr()) && !nb::hasattr(src, "__dlpack__")) {
+    nb::cast(dst).attr("fill")(src);
+    return;
+  }
+  nb::module_ np = nb::module_::import_("numpy");
+  nb::object values = nb::borrow(src);
+  if (!nb::isinstance(src, np.attr("ndarray")) && nb::hasattr(src, "__dlpack__")) {
+    // Another library's tensor: read it where it is (tack.from_dlpack shares its memory).
+    nb::object imported = nb::module_::import_("tack").attr("from_dlpack")(src);
+    const py_array& s = nb::cast<const py_array&>(imported);
+    py_array as_elems = s;
+    // The import is a scalar array whose trailing axes are the destination's components.
+    tack::dtype elem = dst.elem.is_scalar() ? s.elem
+                       : dst.elem.is_vector() ? tack::dtype::vector(s.elem.kind(), dst.elem.rows())
+                                              : tack::dtype::matrix(s.elem.kind(), dst.elem.rows(), dst.elem.cols());
+    const int k = elem.component_rank();
+    bool ok = s.ndim > k;
+    for (int c = 0; ok && c < k; ++c) {
+      const index_t want = c == k - 1 ? (elem.is_vector() ? elem.rows() : elem.cols()) : elem.rows();
+      ok = s.shape[static_cast<std::size_t>(s.ndim - k + c)] == want;
+    }
+    if (!ok) {
+      throw nb::value_error((std::string(op) + ": the source " + s.describe() +
+                             " does not end in the component axes of " + dst.describe())
+                                .c_str());
+    }
+    as_elems.elem = elem;
+    as_elems.ndim = s.ndim - k;
+    copy_values(dst, as_elems, op);
+    return;
+  }
+  tack::dtype elem;
+  std::vector<index_t> shape;
+  nb::object dt = dtype_object(dst.elem);
+  nb::object arr = numpy_values(values, dt, elem, shape, op);
+  copy_values(dst, borrow_numpy(arr, elem, shape), op);
+}
+
+void bind_factories(nb::module_& m) {
+  auto shape_doc = " `shape`: an int or a tuple of ints; `dtype`: a tack dtype (default tack.f32); "
+                   "`device`: \"cpu\" or \"cuda:N\" (default: the default device); `layout`: "
+                   "\"aos\" or \"soa\" (vector and matrix dtypes).";
+  m.def("empty",
+        [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
+          return factory(shape, dtype, device, layout, init::none, "tack.empty");
+        },
+        "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+        "layout"_a = nb::none(), (std::string("A new array, values not initialized.") + shape_doc).c_str());
+  m.def("zeros",
+        [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
+          return factory(shape, dtype, device, layout, init::zeros, "tack.zeros");
+        },
+        "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+        "layout"_a = nb::none(), (std::string("A new array of zeros.") + shape_doc).c_str());
+  m.def("ones",
+        [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
+          return factory(shape, dtype, device, layout, init::ones, "tack.ones");
+        },
+        "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+        "layout"_a = nb::none(), (std::string("A new array of ones.") + shape_doc).c_str());
+  m.def("full",
+        [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device, nb::handle layout) {
+          py_array a = factory(shape, dtype, device, layout, init::none, "tack.full");
+          nb::object obj = nb::cast(std::move(a));
+          obj.attr("fill")(value);
+          return obj;
+        },
+        "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+        "layout"_a = nb::none(),
+        (std::string("A new array with every element `fill_value` (a number, or a sequence of "
+                     "components).") + shape_doc).c_str());
+  m.def("empty_like",
+        [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
+          return like(p, dtype, device, layout, init::none, "tack.empty_like");
+        },
+        "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+        "layout"_a = nb::none(), "A new array with the prototype's shape, dtype, device and layout (reads no values).");
+  m.def("zeros_like",
+        [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
+          return like(p, dtype, device, layout, init::zeros, "tack.zeros_like");
+        },
+        "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(), "layout"_a = nb::none());
+  m.def("ones_like",
+        [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
+          return like(p, dtype, device, layout, init::ones, "tack.ones_like");
+        },
+        "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(), "layout"_a = nb::none());
+  m.def("full_like",
+        [](const py_array& p, nb::handle value, nb::handle dtype, nb::handle device, nb::handle layout) {
+          nb::object obj = nb::cast(like(p, dtype, device, layout, init::none, "tack.full_like"));
+          obj.attr("fill")(value);
+          return obj;
+        },
+        "prototype"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+        "layout"_a = nb::none());
+  m.def("array", &array_from_values, "values"_a, "dtype"_a = nb::none(), nb::kw_only(),
+        "device"_a = nb::none(), "layout"_a = nb::none(),
+        "A new array with a copy of `values` (a tack array, a NumPy array, nested sequences). "
+        "Without dtype, the scalar dtype is NumPy's inference and no vector type is guessed; a "
+        "vector dtype consumes a trailing dimension of its size, a matrix dtype two.");
+  m.def("array_from_ptr", &from_ptr, "ptr"_a, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
+        "writable"_a = false, "owner"_a = nb::none(),
+        "An array over existing memory at address `ptr` (shares it, read-only unless "
+        "writable=True); `owner` is kept alive as long as any array of the memory.");
+  m.def("soa", &soa_of,
+        "A structure-of-arrays vector array over 2 to 4 existing scalar arrays, without copying "
+        "(`pos = tack.soa(x, y, z)`).");
+  m.def("copyto",
+        [](nb::handle dst, nb::handle src) {
+          if (nb::isinstance<py_array>(dst)) return copyto_any(nb::cast<const py_array&>(dst), src);
+          if (is_lazy(dst)) return store_lazy(dst, src);
+          throw nb::type_error(("tack.copyto: the destination must be a tack.Array or a writable "
+                                "implicit array (tack.arrays.View, Strided, Permutation, ...), not " +
+                                nb::cast<std::string>(nb::repr(dst.type())))
+                                   .c_str());
+        },
+        "dst"_a, "src"_a,
+        "Copies `src` (a tack array, an implicit array, a NumPy array, any DLPack tensor, or a "
+        "number) into `dst`; shapes and component dimensions must match.");
+  m.def("set_default_device",
+        [](nb::handle d) { tack::set_default_device(parse_device(d, "tack.set_default_device")); },
+        "device"_a, "Sets the device new arrays go to: \"cpu\" or, in CUDA builds, \"cuda:N\".");
+  m.def("default_device", []() { return tack::default_device().str(); });
+  m.def("is_available",
+        [](const std::string& d) { return tack::is_available(tack::device::parse(d)); }, "device"_a);
+}
+
+}  // namespace tackpy

@@ -1,0 +1,1437 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+/// @file `tack.arrays`: implicit arrays composed at run time from Python (`CountingArray`,
+/// `Permutation`, `a + 2.0 * b`, ...), evaluated block by block.
+///
+/// In C++ a composition is a type and inlines into the kernel. From Python the composition is
+/// known only at run time, so each node here evaluates a *block* of elements (a few thousand,
+/// cache-sized) into a scratch buffer, as numexpr does: one virtual call per node and block, never
+/// one per element, and never a full-size temporary per operator. Stored operands are read in
+/// place; a scalar operand is a register value. Blocks run in parallel on the CPU backend
+/// (tack::parallel_for) and reductions combine per-block results in block order, so results do
+/// not depend on the thread count. Element values come from the C++ implicit arrays
+/// (tack::arrays::counting, random_uniform, ...) where one exists.
+
+#include "common.hpp"
+
+#include <nanobind/stl/shared_ptr.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <numeric>
+
+namespace tackpy {
+
+using namespace nb::literals;
+
+namespace {
+
+// ---- scratch buffers ----------------------------------------------------------------------------
+
+/// Per-thread scratch blocks, taken and given back in stack order (a node's children evaluate
+/// while the node holds its own).
+struct scratch {
+  static thread_local std::vector<std::vector<unsigned char>> stack;
+  static thread_local std::size_t top;
+  unsigned char* p;
+  explicit scratch(std::size_t bytes) {
+    if (top == stack.size()) stack.emplace_back();
+    auto& v = stack[top++];
+    if (v.size() < bytes) v.resize(bytes);
+    p = v.data();
+  }
+  ~scratch() { --top; }
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  template <class S>
+  S* as() const {
+    return reinterpret_cast<S*>(p);
+  }
+};
+thread_local std::vector<std::vector<unsigned char>> scratch::stack;
+thread_local std::size_t scratch::top = 0;
+
+/// Elements per block: about 16 KiB of the widest component type.
+index_t block_elements(int components) { return std::max<index_t>(64, 2048 / components); }
+
+/// Calls `f.template operator()<S>()` for the kinds arithmetic is computed in (see arith_kind).
+template <class F>
+decltype(auto) with_arith(tack::scalar_kind k, F&& f) {
+  using K = tack::scalar_kind;
+  switch (k) {
+  case K::f32: return f.template operator()<float>();
+  case K::f64: return f.template operator()<double>();
+  case K::i64: return f.template operator()<std::int64_t>();
+  case K::u32: return f.template operator()<std::uint32_t>();
+  case K::u64: return f.template operator()<std::uint64_t>();
+  default: break;
+  }
+  return f.template operator()<std::int32_t>();
+}
+
+/// The kind arithmetic of kind `k` is computed in: 8- and 16-bit integers (and booleans) in 32
+/// bits, then converted back, which gives the same wrapped result with a third of the code.
+tack::scalar_kind arith_kind(tack::scalar_kind k) {
+  using K = tack::scalar_kind;
+  switch (k) {
+  case K::i8:
+  case K::i16:
+  case K::boolean: return K::i32;
+  case K::u8:
+  case K::u16: return K::u32;
+  default: return k;
+  }
+}
+
+// ---- nodes --------------------------------------------------------------------------------------
+
+struct node {
+  tack::dtype elem;
+  std::vector<index_t> shape;
+  index_t n = 0;  ///< elements
+
+  virtual ~node() = default;
+  int components() const { return elem.components(); }
+  tack::scalar_kind kind() const { return elem.kind(); }
+  /// "CountingArray(n=10, ...)".
+  virtual std::string name() const = 0;
+  /// Elements [first, first + count) as count * components() scalars of kind() into `out`.
+  virtual void eval(index_t first, index_t count, void* out) const = 0;
+  /// Elements idx[0..count) (any indices < n).
+  virtual void gather(const index_t* idx, index_t count, void* out) const {
+    const std::size_t w = elem.itemsize();
+    for (index_t k = 0; k < count; ++k) eval(idx[k], 1, static_cast<unsigned char*>(out) + k * w);
+  }
+  /// The components of element `first` where they are stored contiguously (a stored array), else null.
+  virtual const void* direct(index_t) const { return nullptr; }
+  /// A value that every element has (a Python scalar operand): its components, else null.
+  virtual const void* uniform() const { return nullptr; }
+  /// Whether stores reach stored arrays.
+  virtual bool writable() const { return false; }
+  /// Stores count elements at [first, first + count).
+  virtual void store(index_t, index_t, const void*) const { refuse_store(); }
+  /// Stores elements at idx[0..count).
+  virtual void scatter(const index_t* idx, index_t count, const void* in) const {
+    const std::size_t w = elem.itemsize();
+    for (index_t k = 0; k < count; ++k) store(idx[k], 1, static_cast<const unsigned char*>(in) + k * w);
+  }
+  /// The device of the stored arrays read, if any.
+  virtual std::optional<tack::device> device() const { return std::nullopt; }
+  /// Calls f with every stored array written by stores (their versions are bumped once per copy).
+  virtual void for_each_written(const std::function<void(const py_array&)>&) const {}
+  /// Calls f with every stored array read.
+  virtual void for_each_read(const std::function<void(const py_array&)>&) const {}
+  [[noreturn]] void refuse_store() const {
+    throw nb::type_error(("tack.copyto: " + name() + " computes its values and cannot be stored "
+                          "into; store into a tack.Array, or into View, Strided, Permutation, "
+                          "Concatenate, ExtractComponent or Components of stored arrays")
+                             .c_str());
+  }
+};
+
+using node_ptr = std::shared_ptr<const node>;
+
+std::string kind_name(tack::scalar_kind k) { return std::string(tack::dtype(k).name()); }
+
+tack::dtype with_kind(const tack::dtype& d, tack::scalar_kind k) {
+  if (d.is_scalar()) return tack::dtype(k);
+  if (d.is_vector()) return tack::dtype::vector(k, d.rows());
+  return tack::dtype::matrix(k, d.rows(), d.cols());
+}
+
+/// A stored array: reads and writes its memory in place.
+struct leaf final : node {
+  py_array a;
+  explicit leaf(py_array x) : a(std::move(x)) {
+    elem = a.elem;
+    shape.assign(a.shape.begin(), a.shape.begin() + a.ndim);
+    n = a.size();
+    if (!a.device().is_cpu()) {
+      throw nb::value_error(("tack.arrays: " + a.describe() +
+                             " is not in host memory; implicit arrays composed from Python run "
+                             "on the CPU: move it with to_device(\"cpu\")")
+                                .c_str());
+    }
+  }
+  std::string name() const override { return a.describe(); }
+  template <class S>
+  const S* read_ptr(const flat& f) const {
+    return part_as<S>(f).as_const().data();
+  }
+  template <class S>
+  S* write_ptr(const flat& f) const {
+    return part_as<S>(f).data();
+  }
+  const void* direct(index_t first) const override {
+    if (a.is_soa()) return nullptr;
+    return with_scalar(kind(), [&]<class S>() -> const void* {
+      return n ? read_ptr<S>(a.data) + first * components() : nullptr;
+    });
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      S* o = static_cast<S*>(out);
+      if (!a.is_soa()) {
+        std::memcpy(o, read_ptr<S>(a.data) + first * c, static_cast<std::size_t>(count * c) * sizeof(S));
+        return;
+      }
+      for (int k = 0; k < c; ++k) {
+        const S* p = read_ptr<S>(a.comps[static_cast<std::size_t>(k)]) + first;
+        for (index_t i = 0; i < count; ++i) o[i * c + k] = p[i];
+      }
+    });
+  }
+  void gather(const index_t* idx, index_t count, void* out) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      S* o = static_cast<S*>(out);
+      if (!a.is_soa()) {
+        const S* p = read_ptr<S>(a.data);
+        for (index_t i = 0; i < count; ++i) {
+          for (int k = 0; k < c; ++k) o[i * c + k] = p[idx[i] * c + k];
+        }
+        return;
+      }
+      for (int k = 0; k < c; ++k) {
+        const S* p = read_ptr<S>(a.comps[static_cast<std::size_t>(k)]);
+        for (index_t i = 0; i < count; ++i) o[i * c + k] = p[idx[i]];
+      }
+    });
+  }
+  bool writable() const override { return !a.read_only(); }
+  void store(index_t first, index_t count, const void* in) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      const S* v = static_cast<const S*>(in);
+      if (!a.is_soa()) {
+        std::memmove(write_ptr<S>(a.data) + first * c, v, static_cast<std::size_t>(count * c) * sizeof(S));
+        return;
+      }
+      for (int k = 0; k < c; ++k) {
+        S* p = write_ptr<S>(a.comps[static_cast<std::size_t>(k)]) + first;
+        for (index_t i = 0; i < count; ++i) p[i] = v[i * c + k];
+      }
+    });
+  }
+  void scatter(const index_t* idx, index_t count, const void* in) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      const S* v = static_cast<const S*>(in);
+      if (!a.is_soa()) {
+        S* p = write_ptr<S>(a.data);
+        for (index_t i = 0; i < count; ++i) {
+          for (int k = 0; k < c; ++k) p[idx[i] * c + k] = v[i * c + k];
+        }
+        return;
+      }
+      for (int k = 0; k < c; ++k) {
+        S* p = write_ptr<S>(a.comps[static_cast<std::size_t>(k)]);
+        for (index_t i = 0; i < count; ++i) p[idx[i]] = v[i * c + k];
+      }
+    });
+  }
+  std::optional<tack::device> device() const override { return a.device(); }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override { f(a); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override { f(a); }
+};
+
+/// One value everywhere: `ConstantArray`, and a Python scalar operand of arithmetic.
+struct constant final : node {
+  std::vector<unsigned char> value;  ///< one element
+  std::string name() const override { return "ConstantArray(" + std::string(elem.name()) + ", n=" + std::to_string(n) + ")"; }
+  const void* uniform() const override { return value.data(); }
+  void eval(index_t, index_t count, void* out) const override {
+    const std::size_t w = elem.itemsize();
+    auto* o = static_cast<unsigned char*>(out);
+    for (index_t i = 0; i < count; ++i) std::memcpy(o + i * w, value.data(), w);
+  }
+  void gather(const index_t*, index_t count, void* out) const override { eval(0, count, out); }
+};
+
+/// Values computed from the index by a C++ implicit array of scalar type S.
+template <class S, class A>
+struct computed final : node {
+  A array;
+  std::string label;
+  explicit computed(A a, std::string l) : array(std::move(a)), label(std::move(l)) {}
+  std::string name() const override { return label; }
+  void eval(index_t first, index_t count, void* out) const override {
+    S* o = static_cast<S*>(out);
+    for (index_t i = 0; i < count; ++i) o[i] = static_cast<S>(array[first + i]);
+  }
+  void gather(const index_t* idx, index_t count, void* out) const override {
+    S* o = static_cast<S*>(out);
+    for (index_t i = 0; i < count; ++i) o[i] = static_cast<S>(array[idx[i]]);
+  }
+};
+
+template <class S, class A>
+node_ptr make_computed(A a, index_t n, std::string label) {
+  auto p = std::make_shared<computed<S, A>>(std::move(a), std::move(label));
+  p->elem = tack::dtype_of<S>();
+  p->n = n;
+  p->shape = {n};
+  return p;
+}
+
+/// `out[k] = To(in[k])`. Each pair is its own function: inlined into one dispatcher, the 121 loops
+/// made one function too large for the optimizer to compile in reasonable time.
+template <class From, class To>
+[[gnu::noinline]] void convert_loop(const void* in, void* out, index_t m) {
+  const From* __restrict i = static_cast<const From*>(in);
+  To* __restrict o = static_cast<To*>(out);
+  for (index_t k = 0; k < m; ++k) o[k] = static_cast<To>(i[k]);
+}
+
+/// Component conversion (`Cast`, and the promotion of arithmetic operands).
+struct cast_node final : node {
+  node_ptr a;
+  std::string name() const override { return "Cast(" + a->name() + ", " + kind_name(kind()) + ")"; }
+  template <class F>
+  void convert(index_t count, const void* in, void* out, F&&) const {
+    const index_t m = count * components();
+    with_scalar(a->kind(), [&]<class From>() {
+      with_scalar(kind(), [&]<class To>() { convert_loop<From, To>(in, out, m); });
+    });
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    scratch tmp(static_cast<std::size_t>(count) * a->elem.itemsize());
+    const void* src = a->direct(first);
+    if (!src) {
+      a->eval(first, count, tmp.p);
+      src = tmp.p;
+    }
+    convert(count, src, out, 0);
+  }
+  void gather(const index_t* idx, index_t count, void* out) const override {
+    scratch tmp(static_cast<std::size_t>(count) * a->elem.itemsize());
+    a->gather(idx, count, tmp.p);
+    convert(count, tmp.p, out, 0);
+  }
+  std::optional<tack::device> device() const override { return a->device(); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+};
+
+node_ptr cast_to(const node_ptr& a, tack::scalar_kind k) {
+  if (a->kind() == k) return a;
+  auto c = std::make_shared<cast_node>();
+  c->a = a;
+  c->elem = with_kind(a->elem, k);
+  c->shape = a->shape;
+  c->n = a->n;
+  return c;
+}
+
+enum class binop { add, sub, mul, div, minimum, maximum, power };
+enum class unop { neg, abs, sqrt, exp, log, sin, cos };
+
+const char* binop_name(binop op) {
+  switch (op) {
+  case binop::add: return "+";
+  case binop::sub: return "-";
+  case binop::mul: return "*";
+  case binop::div: return "/";
+  case binop::minimum: return "minimum";
+  case binop::maximum: return "maximum";
+  case binop::power: return "**";
+  }
+  return "?";
+}
+
+template <binop Op, class S>
+inline S apply(S x, S y) {
+  if constexpr (Op == binop::add) return static_cast<S>(x + y);
+  else if constexpr (Op == binop::sub) return static_cast<S>(x - y);
+  else if constexpr (Op == binop::mul) return static_cast<S>(x * y);
+  else if constexpr (Op == binop::div) {
+    if constexpr (std::is_integral_v<S>) return y == 0 ? S(0) : static_cast<S>(x / y);
+    else return x / y;
+  } else if constexpr (Op == binop::minimum) return x < y || x != x ? x : y;
+  else if constexpr (Op == binop::maximum) return x > y || x != x ? x : y;
+  else return static_cast<S>(std::pow(x, y));
+}
+
+/// `a op b`, elementwise, same component kind; an operand of one component per element
+/// broadcasts over the other's components (`vec3 * scalar array`).
+struct binary_node final : node {
+  node_ptr a, b;
+  binop op = binop::add;
+  std::string name() const override { return "(" + a->name() + " " + binop_name(op) + " " + b->name() + ")"; }
+
+  template <binop Op, class S>
+  [[gnu::noinline]] void run(index_t first, index_t count, S* __restrict o) const {
+    const int c = components();
+    const index_t m = count * c;
+    const int ca = a->components(), cb = b->components();
+    const S* ua = static_cast<const S*>(a->uniform());
+    const S* ub = static_cast<const S*>(b->uniform());
+    std::optional<scratch> ta, tb;
+    const S* __restrict pa = nullptr;
+    const S* __restrict pb = nullptr;
+    if (!ua) {
+      pa = static_cast<const S*>(a->direct(first));
+      if (!pa) {
+        ta.emplace(static_cast<std::size_t>(count) * a->elem.itemsize());
+        a->eval(first, count, ta->p);
+        pa = ta->template as<S>();
+      }
+    }
+    if (!ub) {
+      pb = static_cast<const S*>(b->direct(first));
+      if (!pb) {
+        tb.emplace(static_cast<std::size_t>(count) * b->elem.itemsize());
+        b->eval(first, count, tb->p);
+        pb = tb->template as<S>();
+      }
+    }
+    if (ub && cb == 1 && pa && ca == c) {
+      const S y = *ub;
+      for (index_t j = 0; j < m; ++j) o[j] = apply<Op>(pa[j], y);
+    } else if (ua && ca == 1 && pb && cb == c) {
+      const S x = *ua;
+      for (index_t j = 0; j < m; ++j) o[j] = apply<Op>(x, pb[j]);
+    } else if (pa && pb && ca == c && cb == c) {
+      for (index_t j = 0; j < m; ++j) o[j] = apply<Op>(pa[j], pb[j]);
+    } else {
+      // Broadcasts and uniform values of several components: the general index arithmetic.
+      for (index_t j = 0; j < m; ++j) {
+        const index_t i = j / c;
+        const int k = static_cast<int>(j % c);
+        const S x = ua ? ua[ca == 1 ? 0 : k] : pa[ca == 1 ? i : j];
+        const S y = ub ? ub[cb == 1 ? 0 : k] : pb[cb == 1 ? i : j];
+        o[j] = apply<Op>(x, y);
+      }
+    }
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    with_arith(kind(), [&]<class S>() {
+      S* o = static_cast<S*>(out);
+      switch (op) {
+      case binop::add: run<binop::add>(first, count, o); break;
+      case binop::sub: run<binop::sub>(first, count, o); break;
+      case binop::mul: run<binop::mul>(first, count, o); break;
+      case binop::div: run<binop::div>(first, count, o); break;
+      case binop::minimum: run<binop::minimum>(first, count, o); break;
+      case binop::maximum: run<binop::maximum>(first, count, o); break;
+      case binop::power: run<binop::power>(first, count, o); break;
+      }
+    });
+  }
+  std::optional<tack::device> device() const override {
+    auto d = a->device();
+    return d ? d : b->device();
+  }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    a->for_each_read(f);
+    b->for_each_read(f);
+  }
+};
+
+template <unop Op, class S>
+[[gnu::noinline]] void unary_loop(const S* __restrict p, S* __restrict o, index_t m) {
+  for (index_t j = 0; j < m; ++j) {
+    if constexpr (Op == unop::neg) o[j] = static_cast<S>(-p[j]);
+    else if constexpr (Op == unop::abs) {
+      if constexpr (std::is_unsigned_v<S>) o[j] = p[j];
+      else o[j] = p[j] < S(0) ? static_cast<S>(-p[j]) : p[j];
+    } else if constexpr (Op == unop::sqrt) o[j] = static_cast<S>(std::sqrt(p[j]));
+    else if constexpr (Op == unop::exp) o[j] = static_cast<S>(std::exp(p[j]));
+    else if constexpr (Op == unop::log) o[j] = static_cast<S>(std::log(p[j]));
+    else if constexpr (Op == unop::sin) o[j] = static_cast<S>(std::sin(p[j]));
+    else o[j] = static_cast<S>(std::cos(p[j]));
+  }
+}
+
+struct unary_node final : node {
+  node_ptr a;
+  unop op = unop::neg;
+  std::string name() const override {
+    static const char* names[] = {"-", "abs", "sqrt", "exp", "log", "sin", "cos"};
+    return std::string(names[static_cast<int>(op)]) + "(" + a->name() + ")";
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    with_arith(kind(), [&]<class S>() {
+      const index_t m = count * components();
+      std::optional<scratch> t;
+      const S* __restrict p = static_cast<const S*>(a->direct(first));
+      if (!p) {
+        t.emplace(static_cast<std::size_t>(count) * a->elem.itemsize());
+        a->eval(first, count, t->p);
+        p = t->template as<S>();
+      }
+      S* o = static_cast<S*>(out);
+      switch (op) {
+      case unop::neg: unary_loop<unop::neg>(p, o, m); break;
+      case unop::abs: unary_loop<unop::abs>(p, o, m); break;
+      case unop::sqrt: unary_loop<unop::sqrt>(p, o, m); break;
+      case unop::exp: unary_loop<unop::exp>(p, o, m); break;
+      case unop::log: unary_loop<unop::log>(p, o, m); break;
+      case unop::sin: unary_loop<unop::sin>(p, o, m); break;
+      case unop::cos: unary_loop<unop::cos>(p, o, m); break;
+      }
+    });
+  }
+  std::optional<tack::device> device() const override { return a->device(); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+};
+
+/// Element `i` is `values[indices[i]]`; stores scatter.
+struct permutation_node final : node {
+  node_ptr indices, values;
+  std::string name() const override { return "Permutation(" + indices->name() + ", " + values->name() + ")"; }
+  void read_indices(index_t first, index_t count, index_t* idx) const {
+    with_scalar(indices->kind(), [&]<class I>() {
+      scratch t(static_cast<std::size_t>(count) * sizeof(I));
+      indices->eval(first, count, t.p);
+      const I* p = t.as<I>();
+      for (index_t i = 0; i < count; ++i) {
+        const auto v = static_cast<index_t>(p[i]);
+        if (v < 0 || v >= values->n) {
+          throw nb::index_error(("tack.arrays.Permutation: index " + std::to_string(v) + " at " +
+                                 std::to_string(first + i) + " is outside the values (" +
+                                 std::to_string(values->n) + " elements)")
+                                    .c_str());
+        }
+        idx[i] = v;
+      }
+    });
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    scratch idx(static_cast<std::size_t>(count) * sizeof(index_t));
+    read_indices(first, count, idx.as<index_t>());
+    values->gather(idx.as<index_t>(), count, out);
+  }
+  bool writable() const override { return values->writable(); }
+  void store(index_t first, index_t count, const void* in) const override {
+    scratch idx(static_cast<std::size_t>(count) * sizeof(index_t));
+    read_indices(first, count, idx.as<index_t>());
+    values->scatter(idx.as<index_t>(), count, in);
+  }
+  std::optional<tack::device> device() const override { return values->device(); }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override { values->for_each_written(f); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    indices->for_each_read(f);
+    values->for_each_read(f);
+  }
+};
+
+/// Element `i` is `a[offset + i * step]` (`View` is step 1).
+struct strided_node final : node {
+  node_ptr a;
+  index_t offset = 0, step = 1;
+  bool is_view = false;
+  std::string name() const override {
+    return is_view ? "View(" + a->name() + ", " + std::to_string(offset) + ", " + std::to_string(n) + ")"
+                   : "Strided(" + a->name() + ", " + std::to_string(step) + ", " + std::to_string(offset) + ")";
+  }
+  void indices(index_t first, index_t count, index_t* idx) const {
+    for (index_t i = 0; i < count; ++i) idx[i] = offset + (first + i) * step;
+  }
+  const void* direct(index_t first) const override {
+    if (step != 1) return nullptr;
+    const void* p = a->direct(offset + first);
+    return p;
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    if (step == 1) {
+      a->eval(offset + first, count, out);
+      return;
+    }
+    scratch idx(static_cast<std::size_t>(count) * sizeof(index_t));
+    indices(first, count, idx.as<index_t>());
+    a->gather(idx.as<index_t>(), count, out);
+  }
+  void gather(const index_t* in, index_t count, void* out) const override {
+    scratch idx(static_cast<std::size_t>(count) * sizeof(index_t));
+    for (index_t i = 0; i < count; ++i) idx.as<index_t>()[i] = offset + in[i] * step;
+    a->gather(idx.as<index_t>(), count, out);
+  }
+  bool writable() const override { return a->writable(); }
+  void store(index_t first, index_t count, const void* in) const override {
+    if (step == 1) {
+      a->store(offset + first, count, in);
+      return;
+    }
+    scratch idx(static_cast<std::size_t>(count) * sizeof(index_t));
+    indices(first, count, idx.as<index_t>());
+    a->scatter(idx.as<index_t>(), count, in);
+  }
+  std::optional<tack::device> device() const override { return a->device(); }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override { a->for_each_written(f); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+};
+
+/// The arrays one after another.
+struct concatenate_node final : node {
+  std::vector<node_ptr> parts;
+  std::vector<index_t> starts;  ///< first element of each part
+  std::string name() const override {
+    std::string s = "Concatenate(";
+    for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i]->name();
+    return s + ")";
+  }
+  template <class F>
+  void pieces(index_t first, index_t count, F&& f) const {
+    std::size_t p = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin()) - 1;
+    index_t done = 0;
+    while (done < count) {
+      const index_t local = first + done - starts[p];
+      const index_t take = std::min(count - done, parts[p]->n - local);
+      if (take > 0) f(*parts[p], local, take, done);
+      done += take;
+      ++p;
+    }
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    const std::size_t w = elem.itemsize();
+    pieces(first, count, [&](const node& part, index_t local, index_t take, index_t done) {
+      part.eval(local, take, static_cast<unsigned char*>(out) + done * w);
+    });
+  }
+  bool writable() const override {
+    return std::all_of(parts.begin(), parts.end(), [](const node_ptr& p) { return p->writable(); });
+  }
+  void store(index_t first, index_t count, const void* in) const override {
+    const std::size_t w = elem.itemsize();
+    pieces(first, count, [&](const node& part, index_t local, index_t take, index_t done) {
+      part.store(local, take, static_cast<const unsigned char*>(in) + done * w);
+    });
+  }
+  std::optional<tack::device> device() const override {
+    for (auto& p : parts) {
+      if (auto d = p->device()) return d;
+    }
+    return std::nullopt;
+  }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override {
+    for (auto& p : parts) p->for_each_written(f);
+  }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    for (auto& p : parts) p->for_each_read(f);
+  }
+};
+
+/// Component `c` of each element (`ExtractComponent`).
+struct component_node final : node {
+  node_ptr a;
+  int c = 0;
+  std::string name() const override { return "ExtractComponent(" + a->name() + ", " + std::to_string(c) + ")"; }
+  void eval(index_t first, index_t count, void* out) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int ca = a->components();
+      scratch t(static_cast<std::size_t>(count) * a->elem.itemsize());
+      const S* p = static_cast<const S*>(a->direct(first));
+      if (!p) {
+        a->eval(first, count, t.p);
+        p = t.as<S>();
+      }
+      S* o = static_cast<S*>(out);
+      for (index_t i = 0; i < count; ++i) o[i] = p[i * ca + c];
+    });
+  }
+  bool writable() const override { return a->writable(); }
+  void store(index_t first, index_t count, const void* in) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int ca = a->components();
+      scratch t(static_cast<std::size_t>(count) * a->elem.itemsize());
+      a->eval(first, count, t.p);
+      S* p = t.as<S>();
+      const S* v = static_cast<const S*>(in);
+      for (index_t i = 0; i < count; ++i) p[i * ca + c] = v[i];
+      a->store(first, count, t.p);
+    });
+  }
+  std::optional<tack::device> device() const override { return a->device(); }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override { a->for_each_written(f); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+};
+
+/// A vector of scalar arrays (`Components`): reads and writes each component's array.
+struct components_node final : node {
+  std::vector<node_ptr> parts;
+  std::string name() const override {
+    std::string s = "Components(";
+    for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i]->name();
+    return s + ")";
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      scratch t(static_cast<std::size_t>(count) * sizeof(S));
+      S* o = static_cast<S*>(out);
+      for (int k = 0; k < c; ++k) {
+        parts[static_cast<std::size_t>(k)]->eval(first, count, t.p);
+        const S* p = t.as<S>();
+        for (index_t i = 0; i < count; ++i) o[i * c + k] = p[i];
+      }
+    });
+  }
+  bool writable() const override {
+    return std::all_of(parts.begin(), parts.end(), [](const node_ptr& p) { return p->writable(); });
+  }
+  void store(index_t first, index_t count, const void* in) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      scratch t(static_cast<std::size_t>(count) * sizeof(S));
+      const S* v = static_cast<const S*>(in);
+      for (int k = 0; k < c; ++k) {
+        for (index_t i = 0; i < count; ++i) t.as<S>()[i] = v[i * c + k];
+        parts[static_cast<std::size_t>(k)]->store(first, count, t.p);
+      }
+    });
+  }
+  std::optional<tack::device> device() const override {
+    for (auto& p : parts) {
+      if (auto d = p->device()) return d;
+    }
+    return std::nullopt;
+  }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override {
+    for (auto& p : parts) p->for_each_written(f);
+  }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    for (auto& p : parts) p->for_each_read(f);
+  }
+};
+
+/// Every combination of 2 or 3 coordinate arrays, x fastest (tack::arrays::cartesian_product's
+/// order); the axes are read once, they are short.
+struct cartesian_node final : node {
+  std::vector<node_ptr> axes;
+  std::vector<std::vector<unsigned char>> values;
+  std::string name() const override {
+    std::string s = "CartesianProduct(";
+    for (std::size_t i = 0; i < axes.size(); ++i) s += (i ? ", " : "") + axes[i]->name();
+    return s + ")";
+  }
+  void eval(index_t first, index_t count, void* out) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      const index_t nx = axes[0]->n, ny = axes[1]->n;
+      S* o = static_cast<S*>(out);
+      for (index_t i = 0; i < count; ++i) {
+        const index_t g = first + i;
+        const index_t ix = g % nx, r = g / nx;
+        o[i * c + 0] = reinterpret_cast<const S*>(values[0].data())[ix];
+        o[i * c + 1] = reinterpret_cast<const S*>(values[1].data())[c == 2 ? r : r % ny];
+        if (c == 3) o[i * c + 2] = reinterpret_cast<const S*>(values[2].data())[r / ny];
+      }
+    });
+  }
+};
+
+/// The points of a uniform grid: origin + spacing * (i, j, k), x fastest.
+struct uniform_coordinates_node final : node {
+  std::array<index_t, 3> dims{1, 1, 1};
+  std::array<double, 3> origin{}, spacing{1, 1, 1};
+  std::string name() const override { return "UniformCoordinates(n=" + std::to_string(n) + ")"; }
+  void eval(index_t first, index_t count, void* out) const override {
+    with_scalar(kind(), [&]<class S>() {
+      const int c = components();
+      S* o = static_cast<S*>(out);
+      for (index_t i = 0; i < count; ++i) {
+        const index_t g = first + i;
+        const index_t idx[3] = {g % dims[0], (g / dims[0]) % dims[1], g / (dims[0] * dims[1])};
+        for (int k = 0; k < c; ++k) o[i * c + k] = static_cast<S>(origin[static_cast<std::size_t>(k)] + spacing[static_cast<std::size_t>(k)] * static_cast<double>(idx[k]));
+      }
+    });
+  }
+};
+
+// ---- the Python object --------------------------------------------------------------------------
+
+/// `tack.arrays.ImplicitArray`: a node, shared by every Python object that holds it.
+struct py_lazy {
+  node_ptr n;
+};
+
+node_ptr as_node(nb::handle h, const char* op);
+
+node_ptr scalar_operand(nb::handle value, tack::scalar_kind k, const node& like) {
+  auto c = std::make_shared<constant>();
+  c->elem = tack::dtype(k);
+  c->shape = like.shape;
+  c->n = like.n;
+  c->value.resize(c->elem.itemsize());
+  with_scalar(k, [&]<class S>() {
+    const S v = to_scalar<S>(value, "tack.arrays");
+    std::memcpy(c->value.data(), &v, sizeof(S));
+  });
+  return c;
+}
+
+bool is_python_number(nb::handle h) {
+  return (PyFloat_Check(h.ptr()) || PyLong_Check(h.ptr()) || PyBool_Check(h.ptr())) ||
+         (PyNumber_Check(h.ptr()) && !PySequence_Check(h.ptr()) && !nb::isinstance<py_array>(h) &&
+          !nb::isinstance<py_lazy>(h) && !nb::hasattr(h, "__len__"));
+}
+
+bool is_float_kind(tack::scalar_kind k) { return k == tack::scalar_kind::f32 || k == tack::scalar_kind::f64; }
+bool is_signed_kind(tack::scalar_kind k) {
+  return k == tack::scalar_kind::i8 || k == tack::scalar_kind::i16 || k == tack::scalar_kind::i32 ||
+         k == tack::scalar_kind::i64;
+}
+
+/// NumPy's promotion of two array kinds (simplified to tack's kinds).
+tack::scalar_kind promote(tack::scalar_kind a, tack::scalar_kind b) {
+  using K = tack::scalar_kind;
+  if (a == b) return a;
+  if (a == K::boolean) return b;
+  if (b == K::boolean) return a;
+  const int sa = tack::scalar_kind_size(a), sb = tack::scalar_kind_size(b);
+  if (is_float_kind(a) || is_float_kind(b)) {
+    if (a == K::f64 || b == K::f64) return K::f64;
+    // f32 with an integer: f32 holds integers of up to 16 bits exactly.
+    const int isz = is_float_kind(a) ? sb : sa;
+    return isz <= 2 ? K::f32 : K::f64;
+  }
+  if (is_signed_kind(a) == is_signed_kind(b)) return sa >= sb ? a : b;
+  // Mixed signedness: the signed type wide enough for both, or f64 past 64 bits.
+  const K s = is_signed_kind(a) ? a : b, u = is_signed_kind(a) ? b : a;
+  const int ss = tack::scalar_kind_size(s), us = tack::scalar_kind_size(u);
+  if (ss > us) return s;
+  if (us == 1) return K::i16;
+  if (us == 2) return K::i32;
+  if (us == 4) return K::i64;
+  return K::f64;
+}
+
+void require_same_shape(const node& a, const node& b, const char* op) {
+  if (a.shape != b.shape) {
+    throw nb::value_error((std::string(op) + ": the shapes differ: " + shape_string(a.shape) +
+                           " (" + a.name() + ") and " + shape_string(b.shape) + " (" + b.name() + ")")
+                              .c_str());
+  }
+}
+
+nb::object binary(nb::handle x, nb::handle y, binop op, bool reflected) {
+  const char* opname = "tack arithmetic";
+  if (reflected) std::swap(x, y);
+  const bool xs = is_python_number(x), ys = is_python_number(y);
+  if (xs && ys) return nb::steal(Py_NewRef(Py_NotImplemented));
+  if (!xs && !nb::isinstance<py_array>(x) && !nb::isinstance<py_lazy>(x)) return nb::steal(Py_NewRef(Py_NotImplemented));
+  if (!ys && !nb::isinstance<py_array>(y) && !nb::isinstance<py_lazy>(y)) return nb::steal(Py_NewRef(Py_NotImplemented));
+  node_ptr a = xs ? nullptr : as_node(x, opname);
+  node_ptr b = ys ? nullptr : as_node(y, opname);
+  tack::scalar_kind k;
+  if (a && b) {
+    k = promote(a->kind(), b->kind());
+    if (a->elem.components() != b->elem.components() && a->components() != 1 && b->components() != 1) {
+      throw nb::value_error((std::string(opname) + ": " + std::string(a->elem.name()) + " and " +
+                             std::string(b->elem.name()) +
+                             " elements do not combine elementwise (one must be scalar, or both "
+                             "the same shape)")
+                                .c_str());
+    }
+    require_same_shape(*a, *b, opname);
+  } else {
+    const node& arr = a ? *a : *b;
+    // Python scalars are weak (NumPy 2): an integer array times a float scalar becomes f64.
+    nb::handle s = a ? y : x;
+    k = arr.kind();
+    if (PyFloat_Check(s.ptr()) && !is_float_kind(k)) k = tack::scalar_kind::f64;
+    if (a) b = scalar_operand(s, k, *a);
+    else a = scalar_operand(s, k, *b);
+  }
+  if (op == binop::div && !is_float_kind(k)) k = tack::scalar_kind::f64;  // true division
+  const tack::scalar_kind ak = arith_kind(k);
+  a = cast_to(a, ak);
+  b = cast_to(b, ak);
+  auto out = std::make_shared<binary_node>();
+  out->a = a;
+  out->b = b;
+  out->op = op;
+  const node& wide = a->components() >= b->components() ? *a : *b;
+  out->elem = with_kind(wide.elem, ak);
+  out->shape = wide.shape;
+  out->n = wide.n;
+  return nb::cast(py_lazy{cast_to(out, k)});
+}
+
+nb::object unary(nb::handle x, unop op) {
+  node_ptr a = as_node(x, "tack arithmetic");
+  tack::scalar_kind k = a->kind();
+  if (op != unop::neg && op != unop::abs && !is_float_kind(k)) k = tack::scalar_kind::f64;
+  a = cast_to(a, arith_kind(k));
+  auto out = std::make_shared<unary_node>();
+  out->a = a;
+  out->op = op;
+  out->elem = a->elem;
+  out->shape = a->shape;
+  out->n = a->n;
+  return nb::cast(py_lazy{cast_to(out, k)});
+}
+
+node_ptr as_node(nb::handle h, const char* op) {
+  if (nb::isinstance<py_lazy>(h)) return nb::cast<const py_lazy&>(h).n;
+  if (nb::isinstance<py_array>(h)) return std::make_shared<leaf>(nb::cast<const py_array&>(h));
+  nb::module_ np = nb::module_::import_("numpy");
+  if (nb::isinstance(h, np.attr("ndarray")) || nb::hasattr(h, "__dlpack__")) {
+    nb::object arr = nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(h));
+    return std::make_shared<leaf>(nb::cast<const py_array&>(arr));
+  }
+  throw nb::type_error((std::string(op) + ": expected a tack array, an implicit array or a NumPy "
+                        "array, got " + nb::cast<std::string>(nb::repr(h.type())))
+                           .c_str());
+}
+
+// ---- evaluation ---------------------------------------------------------------------------------
+
+/// What the CPU backend runs for each block: one kernel type for every block body, so the backend
+/// is instantiated once (a lambda per body made one instantiation per scalar kind and use, which
+/// GCC optimized for minutes).
+struct block_kernel {
+  const std::function<void(index_t)>* body;
+  void operator()(index_t b) const { (*body)(b); }
+};
+
+void run_blocks(index_t nblocks, const std::function<void(index_t)>& body) {
+  tack::parallel_for(tack::cpu(), nblocks, block_kernel{&body});
+}
+
+/// Runs `body(first, count)` over the blocks of `n` elements, in parallel on the CPU. An exception
+/// in any block is rethrown once every block is done.
+template <class Body>
+void for_blocks(index_t n, index_t block, Body&& body) {
+  const index_t nblocks = (n + block - 1) / block;
+  if (nblocks <= 1) {
+    if (n > 0) body(0, n, 0);
+    return;
+  }
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  auto run = [&](index_t b) {
+    if (failed.load(std::memory_order_relaxed)) return;
+    try {
+      const index_t first = b * block;
+      body(first, std::min(block, n - first), b);
+    } catch (...) {
+      if (!failed.exchange(true)) failure = std::current_exception();
+    }
+  };
+  run_blocks(nblocks, std::function<void(index_t)>(run));
+  if (failure) std::rethrow_exception(failure);
+}
+
+void bump(const node& dst) {
+  dst.for_each_written([](const py_array& a) {
+    a.for_each_part([](const flat& f) { std::visit([](const auto& p) { p.bump_version(); }, f); });
+  });
+}
+
+/// Evaluates `src` into `dst` (a stored array), block by block.
+void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
+  if (dst.read_only()) {
+    raise(read_only_error_type, std::string(op) + ": " + dst.describe() + " is read-only; copy it first (a.copy())");
+  }
+  const std::vector<index_t> shape(dst.shape.begin(), dst.shape.begin() + dst.ndim);
+  if (src->shape != shape && !(src->n == dst.size() && src->shape.size() == 1 && dst.ndim == 1)) {
+    throw nb::value_error((std::string(op) + ": the shapes differ: " + dst.describe() + " and " +
+                           src->name() + " of shape " + shape_string(src->shape))
+                              .c_str());
+  }
+  if (src->elem.rows() != dst.elem.rows() || src->elem.cols() != dst.elem.cols() ||
+      src->elem.is_matrix() != dst.elem.is_matrix()) {
+    throw nb::value_error((std::string(op) + ": " + src->name() + " has " +
+                           std::string(src->elem.name()) + " elements, " + dst.describe() +
+                           " has other component dimensions")
+                              .c_str());
+  }
+  // A destination that shares memory with what the expression reads gets the values as if they
+  // were read first (NumPy's rule): evaluate into a new array, then copy.
+  bool overlaps = false;
+  auto ranges_of = [](const py_array& x, const std::function<void(std::uintptr_t, std::uintptr_t)>& g) {
+    x.for_each_part([&](const flat& f) {
+      std::visit([&](const auto& p) {
+        if (p.size() == 0) return;
+        const auto* b = reinterpret_cast<const unsigned char*>(p.as_const().data());
+        g(reinterpret_cast<std::uintptr_t>(b), reinterpret_cast<std::uintptr_t>(b) + p.nbytes());
+      }, f);
+    });
+  };
+  src->for_each_read([&](const py_array& r) {
+    ranges_of(r, [&](std::uintptr_t rb, std::uintptr_t re) {
+      ranges_of(dst, [&](std::uintptr_t db, std::uintptr_t de) { overlaps = overlaps || (rb < de && db < re); });
+    });
+  });
+  if (overlaps) {
+    py_array tmp = make_root(src->elem, src->shape, tack::layout::aos, tack::cpu());
+    evaluate_into(tmp, src, op);
+    copy_values(dst, tmp, op);
+    return;
+  }
+  src = cast_to(src, dst.elem.kind());
+  leaf target(dst);
+  const index_t block = block_elements(dst.components());
+  nb::gil_scoped_release release;
+  with_scalar(dst.elem.kind(), [&]<class S>() {
+    for_blocks(dst.size(), block, [&](index_t first, index_t count, index_t) {
+      if (!dst.is_soa()) {
+        S* out = part_as<S>(dst.data).data() + first * dst.components();
+        src->eval(first, count, out);
+      } else {
+        scratch t(static_cast<std::size_t>(count) * dst.elem.itemsize());
+        src->eval(first, count, t.p);
+        target.store(first, count, t.p);
+      }
+    });
+  });
+  bump(target);
+}
+
+/// Stores `src` into the writable implicit array `dst`.
+void store_into(const node_ptr& dst, node_ptr src, const char* op) {
+  if (!dst->writable()) dst->refuse_store();
+  require_same_shape(*dst, *src, op);
+  if (src->elem.components() != dst->elem.components()) {
+    throw nb::value_error((std::string(op) + ": " + src->name() + " and " + dst->name() + " differ in their components").c_str());
+  }
+  src = cast_to(src, dst->kind());
+  const index_t block = block_elements(dst->components());
+  {
+    nb::gil_scoped_release release;
+    // Stores through permutations may meet the same element in two blocks: run in order.
+    const index_t n = dst->n;
+    for (index_t first = 0; first < n; first += block) {
+      const index_t count = std::min(block, n - first);
+      scratch t(static_cast<std::size_t>(count) * dst->elem.itemsize());
+      src->eval(first, count, t.p);
+      dst->store(first, count, t.p);
+    }
+  }
+  bump(*dst);
+}
+
+py_array materialize(const node_ptr& n) {
+  py_array out = make_root(n->elem, n->shape, tack::layout::aos, tack::cpu());
+  evaluate_into(out, n, "tack.arrays evaluation");
+  return out;
+}
+
+/// Block results combined in block order: the same result for every thread count.
+template <class Acc, class S, class Leaf, class Combine>
+Acc reduce_blocks(const node& a, Acc init, Leaf&& leaf_fn, Combine&& combine) {
+  const index_t block = block_elements(a.components());
+  const index_t nb_ = (a.n + block - 1) / block;
+  std::vector<Acc> partial(static_cast<std::size_t>(nb_), init);
+  {
+    nb::gil_scoped_release release;
+    for_blocks(a.n, block, [&](index_t first, index_t count, index_t b) {
+      const index_t m = count * a.components();
+      scratch t(static_cast<std::size_t>(count) * a.elem.itemsize());
+      const S* p = static_cast<const S*>(a.direct(first));
+      if (!p) {
+        a.eval(first, count, t.p);
+        p = t.as<S>();
+      }
+      partial[static_cast<std::size_t>(b)] = leaf_fn(p, m);
+    });
+  }
+  // Pairwise over the blocks.
+  while (partial.size() > 1) {
+    std::vector<Acc> next;
+    for (std::size_t i = 0; i + 1 < partial.size(); i += 2) next.push_back(combine(partial[i], partial[i + 1]));
+    if (partial.size() % 2) next.push_back(partial.back());
+    partial.swap(next);
+  }
+  return partial.empty() ? init : partial[0];
+}
+
+}  // namespace
+
+bool copy_lazy_into(const py_array& dst, nb::handle src) {
+  if (!nb::isinstance<py_lazy>(src)) return false;
+  evaluate_into(dst, nb::cast<const py_lazy&>(src).n, "tack.copyto");
+  return true;
+}
+
+bool is_lazy(nb::handle h) { return nb::isinstance<py_lazy>(h); }
+
+void store_lazy(nb::handle dst, nb::handle src) {
+  node_ptr d = nb::cast<const py_lazy&>(dst).n;
+  node_ptr s = is_python_number(src) ? scalar_operand(src, d->kind(), *d) : as_node(src, "tack.copyto");
+  store_into(d, s, "tack.copyto");
+}
+
+nb::object lazy_binary(nb::handle x, nb::handle y, int op, bool reflected) {
+  return binary(x, y, static_cast<binop>(op), reflected);
+}
+nb::object lazy_unary(nb::handle x, int op) { return unary(x, static_cast<unop>(op)); }
+
+/// Sum, min, max of an implicit array (components in storage order).
+nb::object reduce_lazy(nb::handle h, const std::string& what) {
+  const node_ptr a = nb::cast<const py_lazy&>(h).n;
+  if (a->n == 0 && what != "sum") {
+    throw nb::value_error(("tack." + what + ": " + a->name() + " is empty and has no " + what).c_str());
+  }
+  return with_scalar(a->kind(), [&]<class S>() -> nb::object {
+    if (what == "sum") {
+      using Acc = std::conditional_t<std::is_floating_point_v<S>, S,
+                                     std::conditional_t<std::is_unsigned_v<S> && !std::is_same_v<S, bool>, std::uint64_t, std::int64_t>>;
+      Acc r = reduce_blocks<Acc, S>(
+          *a, Acc(0),
+          [](const S* p, index_t m) {
+            Acc acc[8] = {};
+            index_t j = 0;
+            for (; j + 8 <= m; j += 8) {
+              for (int k = 0; k < 8; ++k) acc[k] += static_cast<Acc>(p[j + k]);
+            }
+            for (; j < m; ++j) acc[0] += static_cast<Acc>(p[j]);
+            return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+          },
+          [](Acc x, Acc y) { return static_cast<Acc>(x + y); });
+      return nb::cast(r);
+    }
+    const bool is_min = what == "min";
+    S r = reduce_blocks<S, S>(
+        *a, S{},
+        [&](const S* p, index_t m) {
+          S best = p[0];
+          for (index_t j = 1; j < m; ++j) {
+            best = is_min ? apply<binop::minimum>(best, p[j]) : apply<binop::maximum>(best, p[j]);
+          }
+          return best;
+        },
+        [&](S x, S y) { return is_min ? apply<binop::minimum>(x, y) : apply<binop::maximum>(x, y); });
+    return nb::cast(r);
+  });
+}
+
+/// The number of scalar components of an implicit array.
+index_t lazy_components(nb::handle h) {
+  const node_ptr& a = nb::cast<const py_lazy&>(h).n;
+  return a->n * a->components();
+}
+
+void bind_lazy(nb::module_& m) {
+  nb::module_ arrays = m.def_submodule("_arrays", "Implicit arrays (tack.arrays).");
+  auto meta_shape = [](const py_lazy& l) {
+    nb::list s;
+    for (auto e : l.n->shape) s.append(e);
+    return nb::tuple(s);
+  };
+  nb::class_<py_lazy> cls(arrays, "ImplicitArray",
+                          "An array whose values are computed from the index or rearranged from "
+                          "other arrays; read with numpy(), reduce, copy into arrays with "
+                          "tack.copyto, store into where writable.");
+  def_arithmetic(cls);
+  cls.def(nb::init<const py_lazy&>(), "other"_a)
+      .def_prop_ro("shape", meta_shape)
+      .def_prop_ro("size", [](const py_lazy& l) { return l.n->n; })
+      .def_prop_ro("ndim", [](const py_lazy& l) { return l.n->shape.size(); })
+      .def_prop_ro("dtype", [](const py_lazy& l) { return dtype_object(l.n->elem); })
+      .def_prop_ro("device", [](const py_lazy& l) { return (l.n->device() ? *l.n->device() : tack::cpu()).str(); })
+      .def_prop_ro("writable", [](const py_lazy& l) { return l.n->writable(); },
+                   "Whether stores reach stored arrays (View, Strided, Permutation, ... of them).")
+      .def("__len__", [](const py_lazy& l) { return l.n->shape.empty() ? 0 : l.n->shape[0]; })
+      .def("numpy", [](const py_lazy& l) { return to_numpy(materialize(l.n)); },
+           "The values as a NumPy array (computed on the host).")
+      .def("__array__",
+           [](const py_lazy& l, nb::handle dtype, nb::handle copy) {
+             if (!copy.is_none() && !nb::cast<bool>(copy)) {
+               throw nb::value_error("tack.arrays: an implicit array has no memory to share (copy=False)");
+             }
+             nb::object out = to_numpy(materialize(l.n));
+             if (!dtype.is_none()) out = out.attr("astype")(dtype);
+             return out;
+           },
+           "dtype"_a = nb::none(), nb::kw_only(), "copy"_a = nb::none())
+      .def("fill",
+           [](const py_lazy& l, nb::handle value) {
+             auto c = std::make_shared<constant>();
+             c->elem = l.n->elem;
+             c->shape = l.n->shape;
+             c->n = l.n->n;
+             c->value.resize(c->elem.itemsize());
+             nb::object tmp = nb::cast(make_root(l.n->elem, {1}, tack::layout::aos, tack::cpu()));
+             tmp.attr("fill")(value);
+             const py_array& t = nb::cast<const py_array&>(tmp);
+             with_scalar(c->kind(), [&]<class S>() {
+               std::memcpy(c->value.data(), part_as<S>(t.data).data(), c->elem.itemsize());
+             });
+             store_into(l.n, c, "tack.arrays fill");
+           },
+           "value"_a, "Stores `value` into every element (writable implicit arrays only).")
+      .def("__repr__", [](const py_lazy& l) { return "tack.arrays." + l.n->name() + " shape " + shape_string(l.n->shape) + " " + std::string(l.n->elem.name()); })
+      .def("__getitem__",
+           [](const py_lazy& l, nb::handle key) -> nb::object {
+             if (PySlice_Check(key.ptr())) {
+               Py_ssize_t start = 0, stop = 0, step = 1;
+               if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
+               const Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(l.n->n), &start, &stop, step);
+               if (step < 1) throw nb::value_error("tack.arrays: a slice of an implicit array needs a positive step");
+               auto v = std::make_shared<strided_node>();
+               v->a = l.n;
+               v->offset = start;
+               v->step = step;
+               v->is_view = step == 1;
+               v->elem = l.n->elem;
+               v->n = len;
+               v->shape = {len};
+               return nb::cast(py_lazy{v});
+             }
+             long long k = nb::cast<long long>(key);
+             if (k < 0) k += l.n->n;
+             if (k < 0 || k >= l.n->n) throw nb::index_error("tack.arrays: index out of range");
+             auto v = std::make_shared<strided_node>();
+             v->a = l.n;
+             v->offset = k;
+             v->elem = l.n->elem;
+             v->n = 1;
+             v->shape = {1};
+             return to_numpy(materialize(v))[nb::int_(0)];
+           });
+
+  // Arithmetic on arrays and implicit arrays builds implicit arrays (DESIGN §6, "Expressions").
+  m.def("_binary", &lazy_binary);
+  m.def("_unary", &lazy_unary);
+  m.def("_reduce_lazy", &reduce_lazy);
+
+  arrays.def("counting",
+             [](index_t n, nb::handle start, nb::handle step, nb::handle dtype) {
+               if (n < 0) throw nb::value_error(("tack.arrays.CountingArray: negative length " + std::to_string(n)).c_str());
+               const bool ints = !PyFloat_Check(start.ptr()) && !PyFloat_Check(step.ptr());
+               tack::dtype d = dtype_from(dtype, tack::dtype(ints ? tack::scalar_kind::i64 : tack::scalar_kind::f64),
+                                          "tack.arrays.CountingArray");
+               if (!d.is_scalar()) throw nb::type_error("tack.arrays.CountingArray: dtype must be a scalar dtype");
+               return with_scalar(d.kind(), [&]<class S>() -> py_lazy {
+                 if constexpr (std::is_same_v<S, bool>) {
+                   throw nb::type_error("tack.arrays.CountingArray: bool does not count");
+                 } else {
+                   const S s0 = to_scalar<S>(start, "tack.arrays.CountingArray");
+                   const S s1 = to_scalar<S>(step, "tack.arrays.CountingArray");
+                   return py_lazy{make_computed<S>(tack::arrays::counting<S>(n, s0, s1), n,
+                                                   "CountingArray(n=" + std::to_string(n) + ")")};
+                 }
+               });
+             },
+             "n"_a, "start"_a = 0, "step"_a = 1, "dtype"_a = nb::none());
+  arrays.def("constant",
+             [](nb::handle value, index_t n, nb::handle dtype) {
+               if (n < 0) throw nb::value_error(("tack.arrays.ConstantArray: negative length " + std::to_string(n)).c_str());
+               tack::dtype d;
+               if (dtype.is_none()) {
+                 auto kind_of = [](nb::handle v) {
+                   return PyFloat_Check(v.ptr()) ? tack::scalar_kind::f64
+                          : PyBool_Check(v.ptr()) ? tack::scalar_kind::boolean
+                                                  : tack::scalar_kind::i64;
+                 };
+                 if (PySequence_Check(value.ptr())) {
+                   nb::sequence seq = nb::borrow<nb::sequence>(value);
+                   const int c = static_cast<int>(nb::len(seq));
+                   tack::scalar_kind k = tack::scalar_kind::i64;
+                   for (nb::handle h : seq) {
+                     if (kind_of(h) == tack::scalar_kind::f64) k = tack::scalar_kind::f64;
+                   }
+                   d = tack::dtype::vector(k, c);
+                 } else {
+                   d = tack::dtype(kind_of(value));
+                 }
+               } else {
+                 d = dtype_from(dtype, tack::dtype(), "tack.arrays.ConstantArray");
+               }
+               auto c = std::make_shared<constant>();
+               c->elem = d;
+               c->n = n;
+               c->shape = {n};
+               nb::object tmp = nb::cast(make_root(d, {1}, tack::layout::aos, tack::cpu()));
+               tmp.attr("fill")(value);
+               const py_array& t = nb::cast<const py_array&>(tmp);
+               c->value.resize(d.itemsize());
+               with_scalar(d.kind(), [&]<class S>() { std::memcpy(c->value.data(), part_as<S>(t.data).data(), d.itemsize()); });
+               return py_lazy{c};
+             },
+             "value"_a, "n"_a, "dtype"_a = nb::none());
+  arrays.def("cast",
+             [](nb::handle a, nb::handle dtype) {
+               node_ptr x = as_node(a, "tack.arrays.Cast");
+               tack::dtype d = dtype_from(dtype, x->elem, "tack.arrays.Cast");
+               if (!d.is_scalar() && (d.rows() != x->elem.rows() || d.cols() != x->elem.cols() || d.is_matrix() != x->elem.is_matrix())) {
+                 throw nb::value_error(("tack.arrays.Cast: " + std::string(x->elem.name()) + " to " + std::string(d.name()) +
+                                        ": an element dtype must have the same component dimensions")
+                                           .c_str());
+               }
+               return py_lazy{cast_to(x, d.kind())};
+             },
+             "a"_a, "dtype"_a);
+  arrays.def("random",
+             [](const std::string& kind, index_t n, std::uint64_t seed, nb::handle lo, nb::handle hi, nb::handle dtype) {
+               if (n < 0) throw nb::value_error(("tack.arrays.Random: negative length " + std::to_string(n)).c_str());
+               if (kind == "bits") {
+                 return py_lazy{make_computed<std::uint32_t>(tack::arrays::random_bits(n, seed), n,
+                                                             "RandomBits(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
+               }
+               tack::dtype d = dtype_from(dtype, tack::dtype(tack::scalar_kind::f64), "tack.arrays.Random");
+               if (d.kind() != tack::scalar_kind::f32 && d.kind() != tack::scalar_kind::f64) {
+                 throw nb::type_error("tack.arrays.Random: dtype must be tack.f32 or tack.f64");
+               }
+               auto make = [&]<class S>() -> py_lazy {
+                 if (kind == "normal") {
+                   return py_lazy{make_computed<S>(tack::arrays::random_normal<S>(n, seed), n,
+                                                   "RandomNormal(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
+                 }
+                 const S l = lo.is_none() ? S(0) : to_scalar<S>(lo, "tack.arrays.RandomUniform");
+                 const S h = hi.is_none() ? S(1) : to_scalar<S>(hi, "tack.arrays.RandomUniform");
+                 return py_lazy{make_computed<S>(tack::arrays::random_uniform<S>(n, seed, l, h), n,
+                                                 "RandomUniform(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
+               };
+               return d.kind() == tack::scalar_kind::f32 ? make.template operator()<float>() : make.template operator()<double>();
+             },
+             "kind"_a, "n"_a, "seed"_a, "lo"_a = nb::none(), "hi"_a = nb::none(), "dtype"_a = nb::none());
+  arrays.def("permutation",
+             [](nb::handle indices, nb::handle values) {
+               node_ptr idx = as_node(indices, "tack.arrays.Permutation");
+               node_ptr val = as_node(values, "tack.arrays.Permutation");
+               if (!idx->elem.is_scalar() || is_float_kind(idx->kind()) || idx->kind() == tack::scalar_kind::boolean) {
+                 throw nb::type_error(("tack.arrays.Permutation: indices must be integers, not " + std::string(idx->elem.name())).c_str());
+               }
+               auto p = std::make_shared<permutation_node>();
+               p->indices = idx;
+               p->values = val;
+               p->elem = val->elem;
+               p->n = idx->n;
+               p->shape = {idx->n};
+               return py_lazy{p};
+             },
+             "indices"_a, "values"_a);
+  arrays.def("concatenate",
+             [](nb::args parts) {
+               if (parts.size() < 1) throw nb::value_error("tack.arrays.Concatenate: needs at least one array");
+               auto c = std::make_shared<concatenate_node>();
+               index_t total = 0;
+               for (nb::handle h : parts) {
+                 node_ptr p = as_node(h, "tack.arrays.Concatenate");
+                 if (!c->parts.empty() && p->elem != c->parts[0]->elem) {
+                   throw nb::value_error(("tack.arrays.Concatenate: part " + std::to_string(c->parts.size()) + " has " +
+                                          std::string(p->elem.name()) + " elements, part 0 has " + std::string(c->parts[0]->elem.name()))
+                                             .c_str());
+                 }
+                 c->starts.push_back(total);
+                 total += p->n;
+                 c->parts.push_back(p);
+               }
+               c->elem = c->parts[0]->elem;
+               c->n = total;
+               c->shape = {total};
+               return py_lazy{c};
+             });
+  arrays.def("strided",
+             [](nb::handle a, index_t step, index_t offset, nb::handle count, bool view) {
+               node_ptr x = as_node(a, view ? "tack.arrays.View" : "tack.arrays.Strided");
+               const char* op = view ? "tack.arrays.View" : "tack.arrays.Strided";
+               if (step < 1) throw nb::value_error((std::string(op) + ": step " + std::to_string(step) + " must be at least 1").c_str());
+               if (offset < 0 || offset > x->n) {
+                 throw nb::index_error((std::string(op) + ": start " + std::to_string(offset) + " is outside " + x->name() +
+                                        " (" + std::to_string(x->n) + " elements)")
+                                           .c_str());
+               }
+               index_t n = (x->n - offset + step - 1) / step;
+               if (!count.is_none()) {
+                 const index_t c = nb::cast<index_t>(count);
+                 if (c < 0 || offset + c > x->n) {
+                   throw nb::index_error((std::string(op) + ": " + std::to_string(c) + " elements from " + std::to_string(offset) +
+                                          " run past " + x->name() + " (" + std::to_string(x->n) + " elements)")
+                                             .c_str());
+                 }
+                 n = c;
+               }
+               auto v = std::make_shared<strided_node>();
+               v->a = x;
+               v->offset = offset;
+               v->step = step;
+               v->is_view = view;
+               v->elem = x->elem;
+               v->n = n;
+               v->shape = {n};
+               return py_lazy{v};
+             },
+             "a"_a, "step"_a, "offset"_a, "count"_a.none(), "view"_a);
+  arrays.def("extract_component",
+             [](nb::handle a, int c) {
+               node_ptr x = as_node(a, "tack.arrays.ExtractComponent");
+               if (c < 0 || c >= x->components()) {
+                 throw nb::index_error(("tack.arrays.ExtractComponent: component " + std::to_string(c) + " of " +
+                                        std::string(x->elem.name()) + " (" + std::to_string(x->components()) + " components)")
+                                           .c_str());
+               }
+               auto v = std::make_shared<component_node>();
+               v->a = x;
+               v->c = c;
+               v->elem = x->elem.scalar();
+               v->n = x->n;
+               v->shape = x->shape;
+               return py_lazy{v};
+             },
+             "a"_a, "component"_a);
+  arrays.def("components",
+             [](nb::args parts) {
+               if (parts.size() < 2 || parts.size() > 4) throw nb::value_error("tack.arrays.Components: takes 2 to 4 scalar arrays");
+               auto v = std::make_shared<components_node>();
+               for (nb::handle h : parts) {
+                 node_ptr p = as_node(h, "tack.arrays.Components");
+                 if (!p->elem.is_scalar()) throw nb::value_error(("tack.arrays.Components: " + p->name() + " is not a scalar array").c_str());
+                 if (!v->parts.empty()) {
+                   if (p->kind() != v->parts[0]->kind()) throw nb::value_error("tack.arrays.Components: the components' dtypes differ");
+                   require_same_shape(*p, *v->parts[0], "tack.arrays.Components");
+                 }
+                 v->parts.push_back(p);
+               }
+               v->elem = tack::dtype::vector(v->parts[0]->kind(), static_cast<int>(v->parts.size()));
+               v->n = v->parts[0]->n;
+               v->shape = v->parts[0]->shape;
+               return py_lazy{v};
+             });
+  arrays.def("cartesian_product",
+             [](nb::args axes) {
+               if (axes.size() < 2 || axes.size() > 3) throw nb::value_error("tack.arrays.CartesianProduct: takes 2 or 3 coordinate arrays");
+               auto v = std::make_shared<cartesian_node>();
+               index_t n = 1;
+               for (nb::handle h : axes) {
+                 node_ptr p = as_node(h, "tack.arrays.CartesianProduct");
+                 if (!p->elem.is_scalar() || p->shape.size() != 1) {
+                   throw nb::value_error(("tack.arrays.CartesianProduct: " + p->name() + " is not a 1-D scalar array").c_str());
+                 }
+                 if (!v->axes.empty() && p->kind() != v->axes[0]->kind()) {
+                   throw nb::value_error("tack.arrays.CartesianProduct: the coordinate arrays' dtypes differ");
+                 }
+                 std::vector<unsigned char> vals(static_cast<std::size_t>(p->n) * p->elem.itemsize());
+                 if (p->n) p->eval(0, p->n, vals.data());
+                 v->values.push_back(std::move(vals));
+                 v->axes.push_back(p);
+                 n *= p->n;
+               }
+               v->elem = tack::dtype::vector(v->axes[0]->kind(), static_cast<int>(v->axes.size()));
+               v->n = n;
+               v->shape = {n};
+               return py_lazy{v};
+             });
+  arrays.def("uniform_coordinates",
+             [](std::vector<index_t> dims, std::vector<double> origin, std::vector<double> spacing, nb::handle dtype) {
+               const std::size_t r = dims.size();
+               if (r < 1 || r > 3 || origin.size() != r || spacing.size() != r) {
+                 throw nb::value_error("tack.arrays.UniformCoordinates: point_dims, origin and spacing need 1 to 3 entries each, the same number");
+               }
+               tack::dtype d = dtype_from(dtype, tack::dtype(tack::scalar_kind::f32), "tack.arrays.UniformCoordinates");
+               auto v = std::make_shared<uniform_coordinates_node>();
+               index_t n = 1;
+               for (std::size_t k = 0; k < r; ++k) {
+                 if (dims[k] < 0) throw nb::value_error("tack.arrays.UniformCoordinates: negative point dimension");
+                 v->dims[k] = dims[k];
+                 v->origin[k] = origin[k];
+                 v->spacing[k] = spacing[k];
+                 n *= dims[k];
+               }
+               v->elem = r == 1 ? tack::dtype(d.kind()) : tack::dtype::vector(d.kind(), static_cast<int>(r));
+               v->n = n;
+               v->shape = {n};
+               return py_lazy{v};
+             },
+             "point_dims"_a, "origin"_a, "spacing"_a, "dtype"_a = nb::none());
+  arrays.def("materialize", [](const py_lazy& l) { return materialize(l.n); });
+}
+
+}  // namespace tackpy

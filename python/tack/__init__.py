@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""tack: typed arrays and zero-copy views for scientific computing on CPUs and GPUs.
+
+The Python face of the C++ library (DESIGN §12)::
+
+    import tack
+    rows = tack.zeros((6, 3))
+    middle = rows[2:4]            # rows 2 and 3, the same memory
+    middle.fill(1.0)
+    velocity = tack.empty((100,), tack.vec3(tack.f32))
+    velocity.fill([1.0, 0.0, 0.0])
+"""
+
+from . import _core
+from ._core import (
+    Array,
+    DType,
+    DeviceError,
+    ExportError,
+    ReadOnlyError,
+    array,
+    array_from_ptr,
+    copyto,
+    default_device,
+    dtype,
+    empty,
+    empty_like,
+    from_dlpack,
+    full,
+    full_like,
+    is_available,
+    mat,
+    max,
+    mean,
+    min,
+    ones,
+    ones_like,
+    set_default_device,
+    soa,
+    sum,
+    vec,
+    zeros,
+    zeros_like,
+)
+
+__version__ = "0.1.0"
+
+#: Scalar dtypes (interned: ``tack.dtype("f32") is tack.f32``).
+f32 = _core._scalar(0)
+f64 = _core._scalar(1)
+i8 = _core._scalar(2)
+i16 = _core._scalar(3)
+i32 = _core._scalar(4)
+i64 = _core._scalar(5)
+u8 = _core._scalar(6)
+u16 = _core._scalar(7)
+u32 = _core._scalar(8)
+u64 = _core._scalar(9)
+bool_ = _core._scalar(10)
+
+
+def _dtype_by_name(name):
+    """The dtype a name gives (what pickling a dtype stores)."""
+    return dtype(name)
+
+
+def vec2(scalar=None):
+    """The 2-vector dtype (``tack.vec2(tack.f64)``); components default to f32."""
+    return vec(2, scalar)
+
+
+def vec3(scalar=None):
+    """The 3-vector dtype (``tack.vec3(tack.f32)``); components default to f32."""
+    return vec(3, scalar)
+
+
+def vec4(scalar=None):
+    """The 4-vector dtype; components default to f32."""
+    return vec(4, scalar)
+
+
+def mat2(scalar=None):
+    """The 2x2 matrix dtype; components default to f32."""
+    return mat(2, 2, scalar)
+
+
+def mat3(scalar=None):
+    """The 3x3 matrix dtype (``tack.mat3(tack.f32)``); components default to f32."""
+    return mat(3, 3, scalar)
+
+
+def mat4(scalar=None):
+    """The 4x4 matrix dtype; components default to f32."""
+    return mat(4, 4, scalar)
+
+
+def asarray(values, dtype=None, *, device=None, layout=None):
+    """``values`` as a tack array: a tack array itself when it already matches, a shared import
+    of a DLPack tensor (NumPy included) where no conversion is needed, else a copy."""
+    if isinstance(values, Array):
+        if (dtype is None or values.dtype is _core.dtype(dtype)) and (
+            layout is None or values.layout == layout
+        ) and (device is None or values.device == device):
+            return values
+        return array(values, dtype, device=device, layout=layout)
+    if dtype is None and layout in (None, "aos") and hasattr(values, "__dlpack__"):
+        try:
+            out = from_dlpack(values)
+        except (TypeError, ValueError, BufferError):
+            pass
+        else:
+            return out if device is None else out.to_device(device)
+    return array(values, dtype, device=device, layout=layout)
+
+
+def numpy_async(a):
+    """Starts the host snapshot of ``a`` and returns an object whose ``result()`` waits for it."""
+    return a.numpy_async()
+
+
+def _numpy_async(self):
+    from concurrent.futures import ThreadPoolExecutor
+
+    # The copy runs without the GIL, so the caller's Python work goes on meanwhile.
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(self.numpy)
+    pool.shutdown(wait=False)
+    return future
+
+
+Array.numpy_async = _numpy_async
+
+
+def device_class(cls=None, **_):
+    """Kernels compiled from Python are not part of this build."""
+    raise NotImplementedError(
+        "tack.device_class: device classes need kernels compiled from Python, which this build "
+        "of tack does not have yet; the library's implicit arrays are in tack.arrays"
+    )
+
+
+def func(f=None, **_):
+    """Kernels compiled from Python are not part of this build."""
+    raise NotImplementedError(
+        "tack.func: device functions need kernels compiled from Python, which this build of "
+        "tack does not have yet"
+    )
+
+
+from . import algorithms, arrays  # noqa: E402  (they import names defined above)
+from .arrays import abs, cos, exp, log, maximum, minimum, sin, sqrt  # noqa: E402
+
+__all__ = [
+    "Array", "DType", "DeviceError", "ExportError", "ReadOnlyError", "algorithms", "array",
+    "array_from_ptr", "arrays", "asarray", "bool_", "copyto", "default_device", "device_class",
+    "dtype", "empty", "empty_like", "f32", "f64", "from_dlpack", "full", "full_like", "func",
+    "i16", "i32", "i64", "i8", "is_available", "mat", "mat2", "mat3", "mat4", "max", "mean",
+    "min", "numpy_async", "ones", "ones_like", "set_default_device", "soa", "sum", "u16", "u32",
+    "u64", "u8", "vec", "vec2", "vec3", "vec4", "zeros", "zeros_like",
+    "abs", "sqrt", "exp", "log", "sin", "cos", "minimum", "maximum",
+]

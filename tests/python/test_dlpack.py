@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""DLPack both ways, per the Python array API standard, with NumPy (and Warp where installed)."""
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+
+import tack
+
+
+def test_numpy_imports_share_memory():
+    a = tack.zeros((4, 3), tack.f64)
+    n = np.from_dlpack(a)
+    n[2, 1] = 5.0
+    assert a.numpy()[2, 1] == 5.0
+    v = np.from_dlpack(a[1:3])
+    v[0, 0] = 9.0
+    assert a.numpy()[1, 0] == 9.0
+    assert a.__dlpack_device__() == (1, 0)
+
+
+def test_vector_components_are_trailing_dimensions():
+    v = tack.zeros((5,), tack.vec3())
+    n = np.from_dlpack(v)
+    assert n.shape == (5, 3) and n.dtype == np.float32
+    m = np.from_dlpack(tack.zeros((2,), tack.mat3(tack.f64)))
+    assert m.shape == (2, 3, 3)
+
+
+def test_tack_imports_numpy_and_keeps_it_alive():
+    class Holder:
+        pass
+
+    src = np.arange(10, dtype=np.int32)
+    a = tack.from_dlpack(src)
+    assert a.dtype is tack.i32 and a.shape == (10,)
+    src[4] = 40
+    assert a.numpy()[4] == 40  # shares
+    base = src
+    ref = weakref.ref(Holder())  # sanity: weakrefs work here
+    del src, base
+    gc.collect()
+    assert a.numpy()[4] == 40 and ref() is None
+
+
+def test_import_never_guesses_vectors():
+    a = tack.from_dlpack(np.zeros((4, 3), np.float32))
+    assert a.dtype is tack.f32 and a.shape == (4, 3)
+
+
+def test_read_only_both_ways():
+    src = np.zeros(4)
+    src.flags.writeable = False
+    a = tack.from_dlpack(src)
+    assert a.read_only
+    back = np.from_dlpack(a)
+    assert not back.flags.writeable
+    # tack's read-only arrays refuse the legacy capsule (it cannot say read-only)
+    with pytest.raises(tack.ReadOnlyError):
+        a.__dlpack__()
+    cap = a.__dlpack__(max_version=(1, 0))
+    assert "dltensor_versioned" in repr(cap)
+
+
+def test_versioned_and_legacy_capsules():
+    a = tack.zeros(3)
+    assert "dltensor_versioned" in repr(a.__dlpack__(max_version=(1, 2)))
+    assert '"dltensor"' in repr(a.__dlpack__()) or "dltensor" in repr(a.__dlpack__())
+    b = tack.from_dlpack(a.__dlpack__())  # a capsule imports directly
+    b.fill(2)
+    assert a.numpy()[0] == 2
+    with pytest.raises(ValueError, match="stream must be None"):
+        a.__dlpack__(stream=1)
+
+
+def test_copy_and_device_arguments():
+    a = tack.zeros(3)
+    cap = a.__dlpack__(max_version=(1, 0), copy=True)
+    b = tack.from_dlpack(cap)
+    b.fill(7)
+    assert a.numpy()[0] == 0  # the export was a copy
+    assert tack.from_dlpack(a, copy=True).numpy().shape == (3,)
+    with pytest.raises(BufferError):
+        a.__dlpack__(dl_device=(2, 0), copy=False)
+
+
+def test_soa_is_not_exported_whole():
+    s = tack.zeros((3,), tack.vec3(), layout="soa")
+    with pytest.raises(BufferError, match="structure-of-arrays"):
+        np.from_dlpack(s)
+    with pytest.raises(ValueError, match="components"):
+        s.__dlpack__()
+    x = np.from_dlpack(s.components[0])
+    x[1] = 4
+    assert s.numpy()[1, 0] == 4
+
+
+def test_export_outlives_every_tack_handle():
+    a = tack.array(np.arange(5, dtype=np.float64))
+    n = np.from_dlpack(a[1:4])
+    del a
+    gc.collect()
+    np.testing.assert_array_equal(n, [1, 2, 3])
+
+
+def test_unconsumed_capsule_releases_its_tensor():
+    a = tack.zeros(100)
+    for _ in range(100):
+        a.__dlpack__(max_version=(1, 0))
+        a.__dlpack__()
+    gc.collect()
+    # The exports are released: growth-free arrays don't tell, but the capsules must not leak
+    # their keep-alive tokens (a is its only owner again).
+    a.export_memory()
+
+
+def test_consumed_capsule_cannot_be_imported_twice():
+    a = tack.zeros(3)
+    cap = a.__dlpack__(max_version=(1, 0))
+    tack.from_dlpack(cap)
+    with pytest.raises(TypeError, match="consumed once"):
+        tack.from_dlpack(cap)
+
+
+def test_unsupported_inputs():
+    with pytest.raises(TypeError, match="no __dlpack__"):
+        tack.from_dlpack([1, 2, 3])
+    with pytest.raises(ValueError, match="row-major compact|contiguous"):
+        tack.from_dlpack(np.arange(10.0)[::2])
+    with pytest.raises((ValueError, TypeError, BufferError)):
+        tack.from_dlpack(np.zeros(3, np.float16))
+
+
+def test_warp_as_a_second_client():
+    wp = pytest.importorskip("warp", reason="NVIDIA Warp (warp-lang) is not installed")
+    wp.config.quiet = True
+    wp.init()
+    a = tack.array(np.arange(8, dtype=np.float32))
+    w = wp.from_dlpack(a)
+    assert w.shape == (8,)
+    w_np = w.numpy()
+    np.testing.assert_array_equal(w_np, np.arange(8, dtype=np.float32))
+    src = wp.array(np.arange(4, dtype=np.float32), dtype=wp.float32, device="cpu")
+    t = tack.from_dlpack(src)
+    np.testing.assert_array_equal(t.numpy(), [0, 1, 2, 3])
+    t.fill(3)
+    assert src.numpy()[2] == 3  # shares
