@@ -76,7 +76,8 @@ std::vector<index_t> parse_shape(nb::handle shape, const tack::dtype& elem, cons
                             nb::cast<std::string>(nb::repr(h)))
                                .c_str());
     }
-    const long long v = PyLong_AsLongLong(nb::steal(PyNumber_Index(h.ptr())).ptr());
+    const long long v = PyLong_CheckExact(h.ptr()) ? PyLong_AsLongLong(h.ptr())
+                                                   : PyLong_AsLongLong(nb::steal(PyNumber_Index(h.ptr())).ptr());
     if (v == -1 && PyErr_Occurred()) throw nb::python_error();
     if (v < 0) {
       throw nb::value_error((std::string(op) + ": negative extent " + std::to_string(v) +
@@ -87,6 +88,9 @@ std::vector<index_t> parse_shape(nb::handle shape, const tack::dtype& elem, cons
   };
   if (PyIndex_Check(shape.ptr())) {
     extent(shape);
+  } else if (PyTuple_Check(shape.ptr())) {
+    const Py_ssize_t n = PyTuple_GET_SIZE(shape.ptr());
+    for (Py_ssize_t d = 0; d < n; ++d) extent(PyTuple_GET_ITEM(shape.ptr(), d));
   } else if (PySequence_Check(shape.ptr())) {
     for (nb::handle h : nb::borrow<nb::sequence>(shape)) extent(h);
   } else {
@@ -408,24 +412,21 @@ namespace {
 /// Rows `[i, j)` of the first dimension (0 <= i <= j <= shape[0]): a row view of every part.
 py_array slice_rows(const py_array& a, index_t i, index_t j) {
   // Built field by field so that each storage handle is counted once (the row view's own).
-  py_array out;
-  out.elem = a.elem;
-  out.layout = a.layout;
-  out.ndim = a.ndim;
-  out.shape = a.shape;
-  out.shape[0] = j - i;
+  // (A default-constructed tack::array is an empty growable root, which allocates: the handle is
+  // initialized in place instead.)
   const index_t re = a.row_elements();
   auto rows_of = [](const flat& f, index_t first, index_t last) {
     return std::visit([&](const auto& part) -> flat { return part.rows(first, last); }, f);
   };
+  std::vector<flat> comps;
   if (a.is_soa()) {
-    out.comps.reserve(a.comps.size());
-    for (const auto& c : a.comps) out.comps.push_back(rows_of(c, i * re, j * re));
-    out.data = out.comps.front();
-  } else {
-    const index_t step = re * a.components();
-    out.data = rows_of(a.data, i * step, j * step);
+    comps.reserve(a.comps.size());
+    for (const auto& c : a.comps) comps.push_back(rows_of(c, i * re, j * re));
   }
+  const index_t step = re * a.components();
+  py_array out{a.elem, a.layout, a.ndim, a.shape,
+               a.is_soa() ? comps.front() : rows_of(a.data, i * step, j * step), std::move(comps)};
+  out.shape[0] = j - i;
   return out;
 }
 
@@ -565,6 +566,14 @@ nb::object element_at(const py_array& a, nb::handle key) {
 
 }  // namespace
 
+nb::object wrap(py_array&& a) {
+  static const nb::handle type = nb::type<py_array>();
+  nb::object inst = nb::inst_alloc(type);
+  new (nb::inst_ptr<py_array>(inst)) py_array(std::move(a));
+  nb::inst_mark_ready(inst);
+  return inst;
+}
+
 py_array array_getitem_slice(const py_array& a, nb::handle key) {
   Py_ssize_t start = 0, stop = 0, step = 1;
   if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
@@ -622,7 +631,7 @@ void bind_array(nb::module_& m) {
       .def("__len__", [](const py_array& a) { return a.shape[0]; })
       .def("__getitem__",
            [](const py_array& a, nb::handle key) -> nb::object {
-             if (PySlice_Check(key.ptr())) return nb::cast(array_getitem_slice(a, key));
+             if (PySlice_Check(key.ptr())) return wrap(array_getitem_slice(a, key));
              if (PyIndex_Check(key.ptr())) return element_at(a, key);
              throw nb::index_error(("tack.Array[" + nb::cast<std::string>(nb::repr(key)) +
                                     "]: a row view takes one slice (or one index) of the first "

@@ -186,6 +186,10 @@ const char* numpy_name(tack::scalar_kind k);
 /// The scalar kind of a NumPy dtype object (TypeError for kinds tack does not have).
 tack::scalar_kind kind_from_numpy(nb::handle np_dtype, const char* op);
 
+/// A new Python `tack.Array` owning `a` (nanobind's instance allocation without the type lookup
+/// of `nb::cast`, which row views and factories would pay on every call).
+nb::object wrap(py_array&& a);
+
 /// Rows `[start, stop)` of a Python slice of the first dimension (a row view; steps refused).
 py_array array_getitem_slice(const py_array& a, nb::handle slice);
 

@@ -35,19 +35,20 @@ py_array new_array(const tack::dtype& elem, const std::vector<index_t>& shape, t
                            std::string(elem.name()) + " is a scalar dtype")
                               .c_str());
   }
-  py_array a;
-  a.elem = elem;
-  a.layout = layout;
-  a.ndim = static_cast<int>(shape.size());
-  for (int d = 0; d < a.ndim; ++d) a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
-  const index_t n = a.size();
-  if (layout == tack::layout::soa) {
-    for (int c = 0; c < elem.components(); ++c) a.comps.push_back(new_flat(elem.kind(), n, device, how));
-    a.data = a.comps.front();
-  } else {
-    a.data = new_flat(elem.kind(), n * elem.components(), device, how);
+  std::array<index_t, tack::max_rank> ext{};
+  index_t n = 1;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    ext[d] = shape[d];
+    n *= shape[d];
   }
-  return a;
+  // The storage handles are made first and moved in: a default-constructed tack::array is an
+  // empty growable root, which would allocate for nothing.
+  std::vector<flat> comps;
+  if (layout == tack::layout::soa) {
+    for (int c = 0; c < elem.components(); ++c) comps.push_back(new_flat(elem.kind(), n, device, how));
+  }
+  flat data = layout == tack::layout::soa ? comps.front() : new_flat(elem.kind(), n * elem.components(), device, how);
+  return py_array{elem, layout, static_cast<int>(shape.size()), ext, std::move(data), std::move(comps)};
 }
 
 const tack::dtype default_dtype{tack::scalar_kind::f32};
@@ -285,19 +286,19 @@ void bind_factories(nb::module_& m) {
                    "\"aos\" or \"soa\" (vector and matrix dtypes).";
   m.def("empty",
         [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return factory(shape, dtype, device, layout, init::none, "tack.empty");
+          return wrap(factory(shape, dtype, device, layout, init::none, "tack.empty"));
         },
         "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
         "layout"_a = nb::none(), (std::string("A new array, values not initialized.") + shape_doc).c_str());
   m.def("zeros",
         [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return factory(shape, dtype, device, layout, init::zeros, "tack.zeros");
+          return wrap(factory(shape, dtype, device, layout, init::zeros, "tack.zeros"));
         },
         "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
         "layout"_a = nb::none(), (std::string("A new array of zeros.") + shape_doc).c_str());
   m.def("ones",
         [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return factory(shape, dtype, device, layout, init::ones, "tack.ones");
+          return wrap(factory(shape, dtype, device, layout, init::ones, "tack.ones"));
         },
         "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
         "layout"_a = nb::none(), (std::string("A new array of ones.") + shape_doc).c_str());

@@ -1053,7 +1053,30 @@ bool is_lazy(nb::handle h) { return nb::isinstance<py_lazy>(h); }
 
 void store_lazy(nb::handle dst, nb::handle src) {
   node_ptr d = nb::cast<const py_lazy&>(dst).n;
-  node_ptr s = is_python_number(src) ? scalar_operand(src, d->kind(), *d) : as_node(src, "tack.copyto");
+  node_ptr s;
+  if (is_python_number(src)) {
+    s = scalar_operand(src, d->kind(), *d);
+  } else if (nb::isinstance<py_array>(src) || nb::isinstance<py_lazy>(src) || d->elem.is_scalar()) {
+    s = as_node(src, "tack.copyto");
+  } else {
+    // NumPy values for vector or matrix elements: the trailing axes are the components.
+    nb::module_ np = nb::module_::import_("numpy");
+    nb::object imported = nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(src));
+    py_array p = nb::cast<py_array>(imported);
+    const int k = d->elem.component_rank();
+    const bool ok = p.ndim > k &&
+                    (d->elem.is_vector() ? p.shape[static_cast<std::size_t>(p.ndim - 1)] == d->elem.rows()
+                                         : p.shape[static_cast<std::size_t>(p.ndim - 2)] == d->elem.rows() &&
+                                               p.shape[static_cast<std::size_t>(p.ndim - 1)] == d->elem.cols());
+    if (!ok) {
+      throw nb::value_error(("tack.copyto: the values (" + p.describe() + ") do not end in the component axes of " +
+                             std::string(d->elem.name()) + " (" + d->name() + ")")
+                                .c_str());
+    }
+    p.elem = with_kind(d->elem, p.elem.kind());
+    p.ndim -= k;
+    s = std::make_shared<leaf>(p);
+  }
   store_into(d, s, "tack.copyto");
 }
 
