@@ -284,24 +284,22 @@ void bind_factories(nb::module_& m) {
   auto shape_doc = " `shape`: an int or a tuple of ints; `dtype`: a tack dtype (default tack.f32); "
                    "`device`: \"cpu\" or \"cuda:N\" (default: the default device); `layout`: "
                    "\"aos\" or \"soa\" (vector and matrix dtypes).";
-  m.def("empty",
-        [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return wrap(factory(shape, dtype, device, layout, init::none, "tack.empty"));
-        },
-        "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "layout"_a = nb::none(), (std::string("A new array, values not initialized.") + shape_doc).c_str());
-  m.def("zeros",
-        [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return wrap(factory(shape, dtype, device, layout, init::zeros, "tack.zeros"));
-        },
-        "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "layout"_a = nb::none(), (std::string("A new array of zeros.") + shape_doc).c_str());
-  m.def("ones",
-        [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return wrap(factory(shape, dtype, device, layout, init::ones, "tack.ones"));
-        },
-        "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "layout"_a = nb::none(), (std::string("A new array of ones.") + shape_doc).c_str());
+  struct kind {
+    const char* name;
+    const char* op;
+    init how;
+    const char* doc;
+  };
+  for (const kind& k : {kind{"empty", "tack.empty", init::none, "A new array, values not initialized."},
+                        kind{"zeros", "tack.zeros", init::zeros, "A new array of zeros."},
+                        kind{"ones", "tack.ones", init::ones, "A new array of ones."}}) {
+    m.def(k.name,
+          [op = k.op, how = k.how](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
+            return wrap(factory(shape, dtype, device, layout, how, op));
+          },
+          "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+          "layout"_a = nb::none(), (std::string(k.doc) + shape_doc).c_str());
+  }
   m.def("full",
         [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device, nb::handle layout) {
           py_array a = factory(shape, dtype, device, layout, init::none, "tack.full");

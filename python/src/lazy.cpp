@@ -565,9 +565,29 @@ struct strided_node final : node {
   void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
 };
 
-/// The arrays one after another.
-struct concatenate_node final : node {
+/// A node over several arrays (Concatenate, Components): writable when each is, on the device of
+/// the first that has one.
+struct parts_node : node {
   std::vector<node_ptr> parts;
+  bool writable() const override {
+    return std::all_of(parts.begin(), parts.end(), [](const node_ptr& p) { return p->writable(); });
+  }
+  std::optional<tack::device> device() const override {
+    for (auto& p : parts) {
+      if (auto d = p->device()) return d;
+    }
+    return std::nullopt;
+  }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override {
+    for (auto& p : parts) p->for_each_written(f);
+  }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    for (auto& p : parts) p->for_each_read(f);
+  }
+};
+
+/// The arrays one after another.
+struct concatenate_node final : parts_node {
   std::vector<index_t> starts;  ///< first element of each part
   std::string name() const override {
     std::string s = "Concatenate(";
@@ -592,26 +612,11 @@ struct concatenate_node final : node {
       part.eval(local, take, static_cast<unsigned char*>(out) + done * w);
     });
   }
-  bool writable() const override {
-    return std::all_of(parts.begin(), parts.end(), [](const node_ptr& p) { return p->writable(); });
-  }
   void store(index_t first, index_t count, const void* in) const override {
     const std::size_t w = elem.itemsize();
     pieces(first, count, [&](const node& part, index_t local, index_t take, index_t done) {
       part.store(local, take, static_cast<const unsigned char*>(in) + done * w);
     });
-  }
-  std::optional<tack::device> device() const override {
-    for (auto& p : parts) {
-      if (auto d = p->device()) return d;
-    }
-    return std::nullopt;
-  }
-  void for_each_written(const std::function<void(const py_array&)>& f) const override {
-    for (auto& p : parts) p->for_each_written(f);
-  }
-  void for_each_read(const std::function<void(const py_array&)>& f) const override {
-    for (auto& p : parts) p->for_each_read(f);
   }
 };
 
@@ -651,8 +656,7 @@ struct component_node final : node {
 };
 
 /// A vector of scalar arrays (`Components`): reads and writes each component's array.
-struct components_node final : node {
-  std::vector<node_ptr> parts;
+struct components_node final : parts_node {
   std::string name() const override {
     std::string s = "Components(";
     for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i]->name();
@@ -670,9 +674,6 @@ struct components_node final : node {
       }
     });
   }
-  bool writable() const override {
-    return std::all_of(parts.begin(), parts.end(), [](const node_ptr& p) { return p->writable(); });
-  }
   void store(index_t first, index_t count, const void* in) const override {
     with_scalar(kind(), [&]<class S>() {
       const int c = components();
@@ -683,18 +684,6 @@ struct components_node final : node {
         parts[static_cast<std::size_t>(k)]->store(first, count, t.p);
       }
     });
-  }
-  std::optional<tack::device> device() const override {
-    for (auto& p : parts) {
-      if (auto d = p->device()) return d;
-    }
-    return std::nullopt;
-  }
-  void for_each_written(const std::function<void(const py_array&)>& f) const override {
-    for (auto& p : parts) p->for_each_written(f);
-  }
-  void for_each_read(const std::function<void(const py_array&)>& f) const override {
-    for (auto& p : parts) p->for_each_read(f);
   }
 };
 
