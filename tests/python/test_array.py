@@ -183,20 +183,33 @@ def test_array_from_ptr_borrows_read_only_by_default():
 
 
 def test_gil_released_during_large_copies():
-    a = tack.zeros(1 << 22, tack.f64)
-    b = tack.ones(1 << 22, tack.f64)
+    import sys
+
+    a = tack.zeros(1 << 24, tack.f64)
+    b = tack.ones(1 << 24, tack.f64)
     ticks = []
+    running = threading.Event()
     stop = threading.Event()
 
     def count():
+        running.set()
         while not stop.is_set():
             ticks.append(1)
 
+    # With a switch interval of 1 s, the other thread runs during the copy only if the copy
+    # releases the GIL (Python cannot preempt C++ code that holds it).
+    old = sys.getswitchinterval()
     t = threading.Thread(target=count)
     t.start()
-    for _ in range(20):
+    running.wait()
+    sys.setswitchinterval(1.0)
+    try:
+        before = len(ticks)
         tack.copyto(a, b)
-    stop.set()
-    t.join()
-    assert len(ticks) > 0
-    assert tack.sum(a) == float(1 << 22)
+        during = len(ticks) - before
+    finally:
+        sys.setswitchinterval(old)
+        stop.set()
+        t.join()
+    assert during > 0
+    assert tack.sum(a) == float(1 << 24)
