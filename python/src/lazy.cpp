@@ -124,10 +124,10 @@ struct node {
   virtual void for_each_written(const std::function<void(const py_array&)>&) const {}
   /// Calls f with every stored array read.
   virtual void for_each_read(const std::function<void(const py_array&)>&) const {}
-  [[noreturn]] void refuse_store() const {
+  [[noreturn]] virtual void refuse_store() const {
     throw nb::type_error(("tack.copyto: " + name() + " computes its values and cannot be stored "
                           "into; store into a tack.Array, or into View, Strided, Permutation, "
-                          "Concatenate, ExtractComponent or Components of stored arrays")
+                          "Concatenate or ExtractComponent of stored arrays")
                              .c_str());
   }
 };
@@ -235,6 +235,9 @@ struct leaf final : node {
     });
   }
   std::optional<tack::device> device() const override { return a.device(); }
+  [[noreturn]] void refuse_store() const override {
+    raise(read_only_error_type, "tack.copyto: " + a.describe() + " is read-only; copy it first (a.copy())");
+  }
   void for_each_written(const std::function<void(const py_array&)>& f) const override { f(a); }
   void for_each_read(const std::function<void(const py_array&)>& f) const override { f(a); }
 };
@@ -506,6 +509,7 @@ struct permutation_node final : node {
     values->gather(idx.as<index_t>(), count, out);
   }
   bool writable() const override { return values->writable(); }
+  [[noreturn]] void refuse_store() const override { values->refuse_store(); }
   void store(index_t first, index_t count, const void* in) const override {
     scratch idx(static_cast<std::size_t>(count) * sizeof(index_t));
     read_indices(first, count, idx.as<index_t>());
@@ -551,6 +555,7 @@ struct strided_node final : node {
     a->gather(idx.as<index_t>(), count, out);
   }
   bool writable() const override { return a->writable(); }
+  [[noreturn]] void refuse_store() const override { a->refuse_store(); }
   void store(index_t first, index_t count, const void* in) const override {
     if (step == 1) {
       a->store(offset + first, count, in);
@@ -571,6 +576,12 @@ struct parts_node : node {
   std::vector<node_ptr> parts;
   bool writable() const override {
     return std::all_of(parts.begin(), parts.end(), [](const node_ptr& p) { return p->writable(); });
+  }
+  [[noreturn]] void refuse_store() const override {
+    for (auto& p : parts) {
+      if (!p->writable()) p->refuse_store();
+    }
+    node::refuse_store();
   }
   std::optional<tack::device> device() const override {
     for (auto& p : parts) {
@@ -639,6 +650,7 @@ struct component_node final : node {
     });
   }
   bool writable() const override { return a->writable(); }
+  [[noreturn]] void refuse_store() const override { a->refuse_store(); }
   void store(index_t first, index_t count, const void* in) const override {
     with_scalar(kind(), [&]<class S>() {
       const int ca = a->components();
@@ -657,6 +669,15 @@ struct component_node final : node {
 
 /// A vector of scalar arrays (`Components`): reads and writes each component's array.
 struct components_node final : parts_node {
+  // Seed 001: Components "reads back with numpy() and reduces, but takes no copyto, fill or
+  // atomics, and is not an Array".
+  bool writable() const override { return false; }
+  [[noreturn]] void refuse_store() const override {
+    throw nb::type_error(("tack.copyto: " + name() + " is an implicit array, not storage: it takes "
+                          "no copyto or fill; store into its component arrays, or make stored "
+                          "structure-of-arrays with tack.soa(x, y, ...)")
+                             .c_str());
+  }
   std::string name() const override {
     std::string s = "Components(";
     for (std::size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i]->name();
@@ -671,17 +692,6 @@ struct components_node final : parts_node {
         parts[static_cast<std::size_t>(k)]->eval(first, count, t.p);
         const S* p = t.as<S>();
         for (index_t i = 0; i < count; ++i) o[i * c + k] = p[i];
-      }
-    });
-  }
-  void store(index_t first, index_t count, const void* in) const override {
-    with_scalar(kind(), [&]<class S>() {
-      const int c = components();
-      scratch t(static_cast<std::size_t>(count) * sizeof(S));
-      const S* v = static_cast<const S*>(in);
-      for (int k = 0; k < c; ++k) {
-        for (index_t i = 0; i < count; ++i) t.as<S>()[i] = v[i * c + k];
-        parts[static_cast<std::size_t>(k)]->store(first, count, t.p);
       }
     });
   }

@@ -2,8 +2,8 @@
 """Implicit arrays (seed 001): arrays that compute each value from its index, or rearrange
 others, without storing anything. Read them with ``numpy()``, reduce them with ``tack.sum``,
 copy them into arrays with ``tack.copyto`` (one pass), and store into the writable ones
-(``View``, ``Strided``, ``Permutation``, ``Concatenate``, ``ExtractComponent``, ``Components`` of
-stored arrays)::
+(``View``, ``Strided``, ``Permutation``, ``Concatenate``, ``ExtractComponent`` of stored
+arrays; ``Components`` is read-only, as seed 001 says)::
 
     squares = tack.arrays.CountingArray(5) * tack.arrays.CountingArray(5)
     tack.copyto(out, a + 2.0 * b)         # one fused pass, no temporary array
@@ -113,7 +113,8 @@ class ExtractComponent(ImplicitArray):
 
 class Components(ImplicitArray):
     """A vector array over 2 to 4 scalar arrays of any kind, computed ones included. It is an
-    implicit array, not storage (``tack.soa`` makes a stored SoA array)."""
+    implicit array, not storage: it reads back and reduces, but takes no copyto or fill
+    (``tack.soa`` makes a stored SoA array)."""
 
     def __init__(self, x, y, z=None, w=None):
         parts = [p for p in (x, y, z, w) if p is not None]

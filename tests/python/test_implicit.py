@@ -70,11 +70,18 @@ def test_rearranging_arrays_read_and_write():
     np.testing.assert_array_equal(e.numpy(), [1, 4])
     e.fill(9)
     np.testing.assert_array_equal(vec.numpy()[:, 1], [9, 9])
-    x, y = tack.zeros(2), tack.zeros(2)
+    x, y = tack.zeros(2), tack.array(np.array([2.0, 4.0], np.float32))
     comp = ta.Components(x, y)
     assert comp.dtype is tack.vec2()
-    tack.copyto(comp, np.array([[1, 2], [3, 4]], np.float32))
-    np.testing.assert_array_equal(y.numpy(), [2, 4])
+    np.testing.assert_array_equal(comp.numpy(), [[0, 2], [0, 4]])
+    assert tack.sum(comp) == 6
+    # seed 001: Components is an implicit array, not storage: no copyto, no fill
+    with pytest.raises(TypeError, match="tack.soa"):
+        tack.copyto(comp, np.array([[1, 2], [3, 4]], np.float32))
+    with pytest.raises(TypeError, match="not storage"):
+        comp.fill(1.0)
+    # a computed component is fine for reading
+    np.testing.assert_array_equal(ta.Components(ta.CountingArray(2, dtype=tack.f32), y).numpy()[1], [1, 4])
 
 
 def test_computed_arrays_refuse_stores():
@@ -84,8 +91,10 @@ def test_computed_arrays_refuse_stores():
         ta.ConstantArray(1.0, 3).fill(2.0)
     ro = np.zeros(3)
     ro.flags.writeable = False
-    with pytest.raises(TypeError):
+    with pytest.raises(tack.ReadOnlyError, match="read-only"):
         tack.copyto(ta.View(tack.from_dlpack(ro), 0, 2), np.ones(2))
+    with pytest.raises(tack.ReadOnlyError, match="read-only"):
+        tack.copyto(ta.Concatenate(tack.zeros(1, tack.f64), tack.from_dlpack(ro)), np.ones(4))
 
 
 def test_lazy_arithmetic_one_pass():
