@@ -44,7 +44,8 @@ def report(name, tack_s, ref_s, target, higher_is_better_ratio):
 
 
 def main():
-    print(f"CPU: {cpu_name()}, threads: {os.environ.get('OMP_NUM_THREADS', os.cpu_count())}, "
+    threads = os.environ.get("TACK_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS") or os.cpu_count()
+    print(f"CPU: {cpu_name()}, threads: {threads}, "
           f"NumPy {np.__version__}, Python {sys.version.split()[0]}")
     # a[2:4] against NumPy's slice (target: tack's time <= 1.0x NumPy's)
     t = tack.zeros((100, 3), tack.f64)
