@@ -38,3 +38,17 @@ shared[0, 0] = 42.0
 print("written through NumPy:", temperature.numpy()[1, 0])
 imported = tack.from_dlpack(np.arange(4.0))
 print("imported from NumPy:", imported, "read-only:", imported.read_only)
+
+# Dataset fields: values on a mesh, written as a VTK file that ParaView opens.
+import os  # noqa: E402
+import tempfile  # noqa: E402
+
+import tack.dataset as td  # noqa: E402
+
+data = td.uniform_grid((16, 16, 4), spacing=(1 / 15, 1 / 15, 1 / 3))
+space = td.H1(data)
+speed = tack.array((np.arange(space.size, dtype=np.float32) % 16) / 15.0)   # x, point by point
+data.fields["speed"] = td.Field(space, speed)
+path = os.path.join(tempfile.mkdtemp(), "tour.vti")
+td.write_vtk(data, path)
+print("wrote", path, os.path.getsize(path), "bytes:", data, "with fields", list(data.fields))

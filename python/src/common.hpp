@@ -227,5 +227,6 @@ void bind_factories(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 void bind_lazy(nb::module_& m);
 void bind_algorithms(nb::module_& m);
+void bind_dataset(nb::module_& m);
 
 }  // namespace tackpy

@@ -69,4 +69,5 @@ NB_MODULE(_core, m) {
   bind_dlpack(m);
   bind_lazy(m);
   bind_algorithms(m);
+  bind_dataset(m);
 }
