@@ -165,7 +165,6 @@ py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle devic
 }
 
 py_array soa_of(nb::args comps) {
-  const char* op = "tack.soa";
   const std::size_t n = comps.size();
   if (n < 2 || n > 4) {
     throw nb::value_error(("tack.soa: takes 2 to 4 component arrays (x, y[, z[, w]]), got " +
@@ -204,7 +203,6 @@ py_array soa_of(nb::args comps) {
     }
     out.comps.push_back(a.data);
   }
-  (void)op;
   out.data = out.comps.front();
   return out;
 }
