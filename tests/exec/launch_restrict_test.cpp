@@ -167,7 +167,9 @@ TEST_F(LaunchRestrictThreads, DisjointAndOverlappingResultsOnEveryThreadCount) {
       ASSERT_EQ(yv[std::size_t(i)], 2.0f * float(i));
       ASSERT_EQ(zv[std::size_t(i)], float(i) + 1.0f);
     }
-    // Overlapping by one element: only that element depends on which thread stores last.
+    // Overlapping by one element. On two threads two iterations store that element: a race of
+    // the kernel itself (ThreadSanitizer reports it), so the overlap runs on one thread.
+    if (threads > 1) continue;
     auto a = tack::zeros<float>(2 * n - 1);
     tack::launch(tack::cpu(), n, two_outputs{}, a.rows(0, n), a.rows(n - 1, 2 * n - 1),
                  x.as_const());
