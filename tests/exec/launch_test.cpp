@@ -37,6 +37,12 @@ struct fill_index {
     v[i] = static_cast<float>(i);
   }
 };
+struct first_component {
+  template <class O, class P>
+  TACK_HOST_DEVICE void operator()(index_t i, O out, P pos) const {
+    out[i] = pos[i][0];
+  }
+};
 }  // namespace
 
 class Launch : public ::testing::TestWithParam<int> {
@@ -76,6 +82,19 @@ TEST_P(Launch, ChecksDevicesReadOnlyAndCounts) {
   EXPECT_THROW_MSG(tack::launch(tack::cpu(), 4, axpy{}, out, elsewhere.as_const(), 1.0f),
                    tack::value_error, "argument 2", "cuda:0", "launch runs on cpu");
   EXPECT_THROW_MSG(tack::launch(-1, axpy{}, out, out.as_const(), 1.0f), tack::value_error, "-1");
+}
+
+TEST_P(Launch, ReadOnlySoaComponentIsNamed) {
+  std::vector<float> host(4);
+  auto x = tack::zeros<float>(4), z = tack::zeros<float>(4);
+  auto y = tack::from_ptr(host.data(), {4});  // read-only: borrowed without writable
+  auto pos = tack::soa(x, y, z);
+  auto out = tack::zeros<float>(4);
+  EXPECT_THROW_MSG(tack::launch(4, first_component{}, out, pos), tack::read_only_error,
+                   "tack::launch", "component 1 of argument 2", "read-only", "as_const()");
+  const auto v = out.version();
+  tack::launch(4, first_component{}, out, pos.as_const());  // read through as_const: fine
+  EXPECT_GT(out.version(), v);
 }
 
 TEST_P(Launch, WritableArgumentsBumpTheirVersion) {

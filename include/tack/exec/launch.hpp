@@ -98,57 +98,59 @@ private:
   std::size_t n_ = 0;
 };
 
-// Adds the byte ranges of array handle `a` (one per SoA component) to `set`.
-template <class A>
-void add_array_ranges(byte_range_set& set, const A& a) {
-  auto add = [&](const auto& x) {
-    const auto begin = reinterpret_cast<std::uintptr_t>(x.as_const().view().data());
-    set.add(begin, begin + std::uintptr_t(x.nbytes()), !A::is_const);
-  };
-  if constexpr (A::can_be_soa) {
-    if (a.layout() == tack::layout::soa) {
-      for (auto& c : a.components()) add(c);
-      return;
-    }
+/// `n` byte ranges in place, for the kernel views of one launch (their count is known at compile
+/// time).
+template <std::size_t N>
+struct fixed_byte_ranges {
+  std::array<byte_range, N> r{};
+  std::size_t n = 0;
+  void add(std::uintptr_t begin, std::uintptr_t end, bool writable) {
+    r[n++] = byte_range{begin, end, writable};
   }
-  add(a);
-}
+};
 
-// Byte ranges of the kernel views among `forms` (each SoA component separately).
-template <class V>
-inline constexpr int form_pointer_count_v = 0;
-template <class T, int R>
-inline constexpr int form_pointer_count_v<view<T, R>> = 1;
-template <class T, int R>
-inline constexpr int form_pointer_count_v<soa_view<T, R>> = soa_view<T, R>::components;
-
-template <class T, int R>
-void add_form_ranges(byte_range*& out, const view<T, R>& v) {
+// The byte ranges of a kernel view (each SoA component separately) into `out` (a
+// `byte_range_set` or `fixed_byte_ranges`); nothing for other forms.
+template <class Out, class T, int R>
+void add_form_ranges(Out& out, const view<T, R>& v) {
   const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-  *out++ = byte_range{begin, begin + std::uintptr_t(v.size()) * sizeof(T), !std::is_const_v<T>};
+  out.add(begin, begin + std::uintptr_t(v.size()) * sizeof(T), !std::is_const_v<T>);
 }
-template <class T, int R>
-void add_form_ranges(byte_range*& out, const soa_view<T, R>& v) {
+template <class Out, class T, int R>
+void add_form_ranges(Out& out, const soa_view<T, R>& v) {
   using S = typename soa_view<T, R>::scalar_type;
   for (int c = 0; c < soa_view<T, R>::components; ++c) {
     const auto begin = reinterpret_cast<std::uintptr_t>(v.component_data(c));
-    *out++ = byte_range{begin, begin + std::uintptr_t(v.size()) * sizeof(S), !std::is_const_v<T>};
+    out.add(begin, begin + std::uintptr_t(v.size()) * sizeof(S), !std::is_const_v<T>);
   }
 }
+template <class Out, class V>
+void add_form_ranges(Out&, const V&) {}
+
+// The byte ranges of array handle `a` (one per SoA component) into `set`: those of its kernel view.
+template <class A>
+void add_array_ranges(byte_range_set& set, const A& a) {
+  a.visit_kernel_form([&](const auto& v) { add_form_ranges(set, v); });
+}
+
 template <class V>
-void add_form_ranges(byte_range*&, const V&) {}
+inline constexpr std::size_t form_pointer_count_v = 0;
+template <class T, int R>
+inline constexpr std::size_t form_pointer_count_v<view<T, R>> = 1;
+template <class T, int R>
+inline constexpr std::size_t form_pointer_count_v<soa_view<T, R>> =
+    std::size_t(soa_view<T, R>::components);
 
 /// Whether no writable kernel view among `forms` shares a byte with another view. No allocation.
 template <class... V>
 bool forms_disjoint(const V&... forms) {
-  constexpr std::size_t count = (std::size_t(form_pointer_count_v<V>) + ... + 0);
+  constexpr std::size_t count = (form_pointer_count_v<V> + ... + 0);
   if constexpr (count < 2) {
     return true;
   } else {
-    std::array<byte_range, count> ranges{};
-    byte_range* out = ranges.data();
-    (add_form_ranges(out, forms), ...);
-    return ranges_disjoint(ranges.data(), count);
+    fixed_byte_ranges<count> ranges;
+    (add_form_ranges(ranges, forms), ...);
+    return ranges_disjoint(ranges.r.data(), count);
   }
 }
 
@@ -248,11 +250,43 @@ TACK_IMPL_FLATTEN_LOOP void restrict_loop(const F& f, index_t begin, index_t end
   for (index_t i = begin; i < end; ++i) k(i);
 }
 
-/// Every array inside the arguments must be on `d`, and a read-only one must come as
-/// `array<const T>`. Walks the arguments without allocating; messages are built only on failure
-/// (a launch must stay cheap).
+/// The writable arrays of a launch, whose versions `bump()` advances after the kernel ran: up to
+/// 8 in place, more on the heap. The handles are the launch's arguments (or held by them), which
+/// outlive it.
+class launch_writes {
+public:
+  template <class A>
+  void add(const A& a) {
+    const entry e{&a, [](const void* p) { static_cast<const A*>(p)->bump_version(); }};
+    if (n_ < local_.size()) {
+      local_[n_++] = e;
+    } else {
+      heap_.push_back(e);
+    }
+  }
+  void bump() const {
+    for (std::size_t k = 0; k < n_; ++k) local_[k].bump(local_[k].array);
+    for (const entry& e : heap_) e.bump(e.array);
+  }
+
+private:
+  struct entry {
+    const void* array;
+    void (*bump)(const void*);
+  };
+  std::array<entry, 8> local_;  // the first n_ are set
+  std::vector<entry> heap_;
+  std::size_t n_ = 0;
+};
+
+/// The one walk over a launch's arguments before the kernel runs: every array inside them must be
+/// on `d` (`value_error`), a read-only one must come as `array<const T>` (`read_only_error`,
+/// naming the SoA component that refuses writes); the writable ones are remembered in `writes`.
+/// No allocation for up to 8 writable arrays; messages are built only on failure (a launch must
+/// stay cheap). The overlap of the arguments is checked on their kernel forms (`forms_disjoint`),
+/// which the launch makes anyway.
 template <class... Args>
-void check_launch_arguments(const device& d, const Args&... args) {
+void collect_launch_arguments(const device& d, launch_writes& writes, const Args&... args) {
   std::size_t position = 0;
   [[maybe_unused]] auto one = [&](const auto& arg) {
     ++position;
@@ -266,10 +300,13 @@ void check_launch_arguments(const device& d, const Args&... args) {
       }
       if constexpr (!A::is_const) {
         if (a.read_only()) {
-          throw read_only_error("tack::launch: argument " + std::to_string(position) + " (" +
-                                a.describe() +
-                                ") is read-only; pass it as a.as_const() to read it in a kernel");
+          const int c = a.read_only_component();
+          throw read_only_error(
+              "tack::launch: " + (c >= 0 ? "component " + std::to_string(c) + " of " : std::string()) +
+              "argument " + std::to_string(position) + " (" + a.describe() +
+              ") is read-only; pass it as a.as_const() to read it in a kernel");
         }
+        writes.add(a);
       }
     });
   };
@@ -292,8 +329,6 @@ std::string describe_launch_arguments(const Args&... args) {
   return s;
 }
 
-/// Converts the arguments one by one (each conversion may branch on a run-time layout), then runs
-/// the kernel on the forms when it accepts them.
 /// A kernel view's restrict form; other forms as they are.
 template <class V>
 using restrict_form_t =
@@ -307,6 +342,17 @@ inline constexpr bool restrict_forms_accepted =
     (!std::is_void_v<typename restrict_form<V>::type> || ...) &&
     std::is_invocable_v<const K&, index_t, const restrict_form_t<V>&...>;
 
+/// Runs a launch functor on `backend` over `[0, n)`, `n >= 0` checked by the caller.
+template <class Backend, class F>
+void run_launch(Backend, index_t n, const F& f) {
+  require_backend<Backend>();
+  if constexpr (backend_available_v<Backend>) {
+    if (n > 0) parallel_for_impl<Backend>::run(n, f);
+  }
+}
+
+/// Converts the arguments one by one (each conversion may branch on a run-time layout), then runs
+/// the kernel on the forms when it accepts them (with restrict views where they are disjoint).
 template <bool Restrict, class Backend, class K, class Forms, class Refuse>
 void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& forms,
                   const Refuse& refuse) {
@@ -319,11 +365,11 @@ void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& form
             // One instantiation per aliasing case: restrict views where the ranges are disjoint.
             if (forms_disjoint(f...)) {
               using rfunctor = restrict_launch_functor<K, seq, restrict_form_t<std::remove_cvref_t<decltype(f)>>...>;
-              tack::parallel_for(backend, n, rfunctor{{kernel, {{restrict_form_t<std::remove_cvref_t<decltype(f)>>(f)}...}}});
+              run_launch(backend, n, rfunctor{{kernel, {{restrict_form_t<std::remove_cvref_t<decltype(f)>>(f)}...}}});
               return;
             }
           }
-          tack::parallel_for(backend, n, functor{kernel, {{f}...}});
+          run_launch(backend, n, functor{kernel, {{f}...}});
         } else {
           refuse();
         }
@@ -344,7 +390,11 @@ template <class Backend, class K, class... Args>
 void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
                const Args&... args) {
   if (n < 0) throw_negative_count("tack::launch", n);
-  check_launch_arguments(d, args...);
+  // Restrict views on the CPU only: the CUDA backend gets one instantiation per layout.
+  constexpr bool restrict_views =
+      !std::is_same_v<Backend, cuda_backend> && restrict_candidate_v<K, Args...>;
+  launch_writes writes;
+  collect_launch_arguments(d, writes, args...);
   auto refuse = [&] {
     throw value_error("tack::launch: the kernel accepts no call (index_t, ...) with the kernel "
                       "forms of these arguments" +
@@ -352,17 +402,9 @@ void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
                       "; write the kernel as a functor with a template call operator, or copy "
                       "the argument to the layout it expects");
   };
-  // Restrict views on the CPU only: the CUDA backend gets one instantiation per layout.
-  constexpr bool restrict_views =
-      !std::is_same_v<Backend, cuda_backend> && restrict_candidate_v<K, Args...>;
   launch_forms<restrict_views>(backend, n, kernel, std::tuple<>{}, refuse, args...);
   // Writes through any argument count against its whole allocation.
-  [[maybe_unused]] auto bump = [](const auto& arg) {
-    tack::for_each_array(arg, [](const auto& a) {
-      if constexpr (!std::remove_cvref_t<decltype(a)>::is_const) a.bump_version();
-    });
-  };
-  (bump(args), ...);
+  writes.bump();
 }
 
 }  // namespace detail
@@ -395,7 +437,6 @@ TACK_IMPL_KERNEL_ABI_BEGIN
 /// `tack::launch(a.device(), a.size(), triad{}, a, b.as_const(), c.as_const(), 2.0);`
 template <class K, class... Args>
 void launch(const device& d, index_t n, const K& kernel, const Args&... args) {
-  if (n < 0) detail::throw_negative_count("tack::launch", n);
   detail::with_backend_of(d, "tack::launch", [&](auto backend) {
     detail::launch_on(backend, d, n, kernel, args...);
   });
