@@ -58,3 +58,4 @@
 #include <tack/exec/threads.hpp>
 
 #include <tack/dataset/all.hpp>
+#include <tack/amr/all.hpp>
