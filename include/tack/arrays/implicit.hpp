@@ -328,7 +328,7 @@ inline constexpr bool offers_specialized_forms_v<implicit_array<F>> =
 /// composition whose operands all are). The CPU reductions pick their loop by it: a sum of
 /// computed values is bound by the computation, which a vectorizer-grouped loop with a vector
 /// induction does best; a sum that reads memory does better with more independent accumulators
-/// (exec/backend/serial/blocks.hpp). A user functor that does not say is assumed to read memory.
+/// (exec/backend/cpu/blocks.hpp). A user functor that does not say is assumed to read memory.
 template <class A>
 inline constexpr bool computes_from_index_v = false;
 struct computes_from_index_test {

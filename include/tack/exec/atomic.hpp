@@ -24,14 +24,20 @@
 /// `atomicCAS` ...), min / max of floating-point values by a compare-and-swap loop.
 
 #include <tack/core/macros.hpp>
+#include <tack/exec/atomic_kind.hpp>
 #include <tack/types/item.hpp>
 
 #include <cstdint>
 #include <type_traits>
 #include <utility>
 
-#if !TACK_IMPL_DEVICE_PASS
-#include <atomic>
+// The scalar atomics of the target being compiled: CUDA's intrinsics in nvcc's device pass,
+// std::atomic_ref on the host. Each defines `device_atomic` / `device_atomic_cas` or
+// `host_atomic` / `host_atomic_cas` in tack::detail.
+#if TACK_IMPL_DEVICE_PASS
+#include <tack/exec/backend/cuda/atomic.hpp>
+#else
+#include <tack/exec/backend/cpu/atomic.hpp>
 #endif
 
 namespace tack {
@@ -52,110 +58,7 @@ concept atomic_proxy = requires { typename std::remove_cvref_t<P>::value_type; }
                              scalar_t<typename std::remove_cvref_t<P>::value_type>&>;
                        };
 
-/// The kinds of atomic operations (one implementation per kind and target).
-enum class atomic_kind { add, min, max, exchange };
 
-#if TACK_IMPL_DEVICE_PASS
-// CUDA's atomics take int / unsigned / long long / unsigned long long; std::int64_t is `long` on
-// Linux, so 64-bit integers go through the CUDA type of the same size and signedness.
-template <class T>
-using cuda_atomic_int_t =
-    std::conditional_t<sizeof(T) == 4,
-                       std::conditional_t<std::is_signed_v<T>, int, unsigned int>,
-                       std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>>;
-
-// Bits of a float / double in the integer type atomicCAS takes.
-__device__ inline int atomic_bits(float v) { return __float_as_int(v); }
-__device__ inline unsigned long long atomic_bits(double v) {
-  return static_cast<unsigned long long>(__double_as_longlong(v));
-}
-__device__ inline float atomic_from_bits(int b, float) { return __int_as_float(b); }
-__device__ inline double atomic_from_bits(unsigned long long b, double) {
-  return __longlong_as_double(static_cast<long long>(b));
-}
-
-// min / max of floating-point values: CUDA has no intrinsic; retry a compare-and-swap while the new
-// value still beats the stored one.
-template <atomic_kind Kind, class T>
-__device__ inline T device_atomic_float_minmax(T* p, T v) {
-  using bits_t = decltype(atomic_bits(v));
-  auto* bp = reinterpret_cast<bits_t*>(p);
-  bits_t old_bits = *reinterpret_cast<volatile bits_t*>(bp);
-  T old = atomic_from_bits(old_bits, T{});
-  while (Kind == atomic_kind::min ? (v < old) : (old < v)) {
-    const bits_t assumed = old_bits;
-    old_bits = atomicCAS(bp, assumed, atomic_bits(v));
-    old = atomic_from_bits(old_bits, T{});
-    if (old_bits == assumed) break;
-  }
-  return old;
-}
-
-template <atomic_kind Kind, class T>
-__device__ inline T device_atomic(T* p, T v) {
-  if constexpr (std::is_floating_point_v<T>) {
-    if constexpr (Kind == atomic_kind::add) {
-      return atomicAdd(p, v);
-    } else if constexpr (Kind == atomic_kind::exchange) {
-      using bits_t = decltype(atomic_bits(v));
-      return atomic_from_bits(atomicExch(reinterpret_cast<bits_t*>(p), atomic_bits(v)), T{});
-    } else {
-      return device_atomic_float_minmax<Kind>(p, v);
-    }
-  } else {
-    using U = cuda_atomic_int_t<T>;
-    // 64-bit signed add and exchange go through unsigned long long: two's complement gives the
-    // same bits, and CUDA has no signed 64-bit atomicAdd / atomicExch.
-    using W = std::conditional_t<sizeof(T) == 8, unsigned long long, U>;
-    if constexpr (Kind == atomic_kind::add) {
-      return static_cast<T>(atomicAdd(reinterpret_cast<W*>(p), static_cast<W>(v)));
-    } else if constexpr (Kind == atomic_kind::exchange) {
-      return static_cast<T>(atomicExch(reinterpret_cast<W*>(p), static_cast<W>(v)));
-    } else if constexpr (Kind == atomic_kind::min) {
-      return static_cast<T>(atomicMin(reinterpret_cast<U*>(p), static_cast<U>(v)));
-    } else {
-      return static_cast<T>(atomicMax(reinterpret_cast<U*>(p), static_cast<U>(v)));
-    }
-  }
-}
-
-template <class T>
-__device__ inline T device_atomic_cas(T* p, T expected, T desired) {
-  if constexpr (std::is_floating_point_v<T>) {
-    using bits_t = decltype(atomic_bits(expected));
-    return atomic_from_bits(
-        atomicCAS(reinterpret_cast<bits_t*>(p), atomic_bits(expected), atomic_bits(desired)), T{});
-  } else {
-    using W = std::conditional_t<sizeof(T) == 8, unsigned long long, cuda_atomic_int_t<T>>;
-    return static_cast<T>(
-        atomicCAS(reinterpret_cast<W*>(p), static_cast<W>(expected), static_cast<W>(desired)));
-  }
-}
-#else
-template <atomic_kind Kind, class T>
-inline T host_atomic(T* p, T v) {
-  std::atomic_ref<T> ref(*p);
-  if constexpr (Kind == atomic_kind::add) {
-    return ref.fetch_add(v, std::memory_order_relaxed);
-  } else if constexpr (Kind == atomic_kind::exchange) {
-    return ref.exchange(v, std::memory_order_relaxed);
-  } else {
-    T old = ref.load(std::memory_order_relaxed);
-    while (Kind == atomic_kind::min ? (v < old) : (old < v)) {
-      if (ref.compare_exchange_weak(old, v, std::memory_order_relaxed)) break;
-    }
-    return old;
-  }
-}
-
-template <class T>
-inline T host_atomic_cas(T* p, T expected, T desired) {
-  std::atomic_ref<T> ref(*p);
-  // On failure `expected` receives the current value; on success it already is the old value.
-  ref.compare_exchange_strong(expected, desired, std::memory_order_relaxed);
-  return expected;
-}
-#endif
 
 /// One scalar atomic of kind `Kind` on `*p`.
 template <atomic_kind Kind, class T>

@@ -17,11 +17,6 @@
 #include <string>
 #include <type_traits>
 
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-#include <tack/detail/cuda_runtime.hpp>
-#include <tack/exec/backend/cuda/launch.hpp>
-#endif
-
 // What a kernel launch compiles to depends on the compiler: under nvcc in a CUDA build a launch on
 // a CUDA device runs the CUDA backend; elsewhere it is refused at run time. Templates whose bodies
 // differ this way would be one entity with two definitions when a program mixes .cu and .cpp files
@@ -120,36 +115,6 @@ constexpr void require_backend() {
   }
 }
 
-/// Calls `fn(tag)` with the backend that runs kernels on `d`, and returns its result. The CPU runs
-/// OpenMP when tack is built with it and more than one thread is configured, else serial. A CUDA
-/// device needs a CUDA build and this translation unit compiled by nvcc (`device_error`
-/// otherwise, naming `op` and the device). `with_backend_of(d, "tack::sum", [&](auto b) {...});`
-template <class Fn>
-decltype(auto) with_backend_of(const device& d, const char* op, Fn&& fn) {
-  if (d.is_cpu()) {
-#if TACK_HAS_OPENMP
-    if (num_threads() > 1) return fn(openmp_backend{});
-#endif
-    return fn(serial_backend{});
-  }
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-  if (!is_available(d)) {
-    throw device_error(std::string(op) + " on " + d.str() + ": the device is not available (" +
-                       std::to_string(detail::cuda_device_count()) + " CUDA devices found)");
-  }
-  const tack::backend::cuda::device_scope scope(d.id());
-  return fn(cuda_backend{});
-#elif TACK_HAS_CUDA
-  throw device_error(std::string(op) + " on " + d.str() +
-                     ": this translation unit was not compiled by nvcc, so it cannot run kernels "
-                     "on a CUDA device; compile it as CUDA (a .cu file, or "
-                     "set_source_files_properties(... LANGUAGE CUDA))");
-#else
-  throw device_error(std::string(op) + " on " + d.str() +
-                     ": tack was built without CUDA; configure it with TACK_ENABLE_CUDA=ON on a "
-                     "machine with nvcc, or run on tack::cpu()");
-#endif
-}
 TACK_IMPL_KERNEL_ABI_END
 
 }  // namespace detail

@@ -120,7 +120,7 @@ namespace tack::detail {
 
 /// `ops::plus` that lets the CPU backends group the operands of each leaf as the vectorizer likes
 /// (`omp simd reduction`), where `ops::plus` keeps a fixed lane order. Deterministic either way
-/// (exec/backend/serial/blocks.hpp). The reduction algorithms use it for arrays computed from the
+/// (exec/backend/cpu/blocks.hpp). The reduction algorithms use it for arrays computed from the
 /// index (`arrays::detail::computes_from_index_v`); other backends treat it as `ops::plus`.
 struct regrouped_plus : ops::plus {};
 

@@ -9,7 +9,7 @@
 ///
 /// Grouping, determinism and accuracy. The op must be associative; the backends regroup it:
 /// - CPU (serial and OpenMP alike): `[0, n)` is cut into at most 1024 blocks fixed by `n` alone
-///   (exec/backend/serial/blocks.hpp); each block is reduced pairwise, with leaves of 16 (floats)
+///   (exec/backend/cpu/blocks.hpp); each block is reduced pairwise, with leaves of 16 (floats)
 ///   or 8 (doubles) independent accumulators that vectorize; the block results are combined in a
 ///   fixed pairwise tree. The result is bit-identical for every thread count and every run, and a
 ///   floating-point sum's rounding error grows like log(n), not n as in a strict-order loop.

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Every backend this translation unit can use: serial always, OpenMP when tack is built
-/// with it, CUDA in a CUDA build and only under nvcc (its kernels are templates only nvcc compiles).
+/// @file The backend registry: every backend this translation unit can use (serial always, OpenMP
+/// when tack is built with it, CUDA in a CUDA build and only under nvcc, whose kernels are
+/// templates only nvcc compiles), and `detail::with_backend_of`, which picks one for a device.
+/// A new backend is a folder under exec/backend/ plus its lines here (docs/architecture.md,
+/// "Adding a backend").
 
 #include <tack/config.hpp>
 
@@ -21,3 +24,35 @@
 #include <tack/exec/backend/cuda/parallel_reduce.hpp>
 #include <tack/exec/backend/cuda/parallel_scan.hpp>
 #endif
+// Always: in a translation unit that cannot run CUDA kernels it refuses CUDA devices, saying why.
+#include <tack/exec/backend/cuda/device.hpp>
+
+#include <tack/exec/backend.hpp>
+#include <tack/exec/threads.hpp>
+#include <tack/memory/device.hpp>
+
+#include <string>
+
+namespace tack::detail {
+TACK_IMPL_KERNEL_ABI_BEGIN
+
+/// Calls `fn(tag)` with the backend that runs kernels on `d`, and returns its result. The CPU runs
+/// OpenMP when tack is built with it and more than one thread is configured, else serial; a CUDA
+/// device goes to the CUDA backend (`with_cuda_backend`, which refuses with a `device_error`
+/// naming `op` and the device where this translation unit cannot run CUDA kernels).
+/// `with_backend_of(d, "tack::sum", [&](auto b) {...});`
+template <class Fn>
+decltype(auto) with_backend_of(const device& d, const char* op, Fn&& fn) {
+  if (d.is_cpu()) {
+#if TACK_HAS_OPENMP
+    if (num_threads() > 1) return fn(openmp_backend{});
+#endif
+    return fn(serial_backend{});
+  }
+  if (d.is_cuda()) return with_cuda_backend(d, op, fn);
+  throw device_error(std::string(op) + " on " + d.str() + ": no backend runs kernels on this kind "
+                     "of device");
+}
+
+TACK_IMPL_KERNEL_ABI_END
+}  // namespace tack::detail

@@ -11,7 +11,7 @@
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/backend/openmp/team.hpp>
-#include <tack/exec/backend/serial/blocks.hpp>
+#include <tack/exec/backend/cpu/blocks.hpp>
 #include <tack/exec/threads.hpp>
 
 #include <cstddef>

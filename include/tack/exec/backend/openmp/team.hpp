@@ -10,7 +10,7 @@
 /// 0 of 1, and the results are the same, since the decompositions do not depend on the team size.
 
 #include <tack/core/index.hpp>
-#include <tack/exec/backend/serial/blocks.hpp>  // with_local_kernel
+#include <tack/exec/backend/cpu/blocks.hpp>  // with_local_kernel
 
 #include <type_traits>
 

@@ -6,7 +6,7 @@
 
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
-#include <tack/exec/backend/serial/blocks.hpp>
+#include <tack/exec/backend/cpu/blocks.hpp>
 #include <tack/exec/range.hpp>
 
 namespace tack::detail {

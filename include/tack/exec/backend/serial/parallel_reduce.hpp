@@ -2,12 +2,12 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file The serial backend's `parallel_reduce`: the same fixed blocks and pairwise tree as the
-/// OpenMP backend (exec/backend/serial/blocks.hpp), so both give bit-identical results, evaluated
+/// OpenMP backend (exec/backend/cpu/blocks.hpp), so both give bit-identical results, evaluated
 /// on the calling thread without storing partials.
 
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
-#include <tack/exec/backend/serial/blocks.hpp>
+#include <tack/exec/backend/cpu/blocks.hpp>
 
 namespace tack::detail {
 
