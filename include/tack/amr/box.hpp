@@ -8,6 +8,7 @@
 #include <tack/core/macros.hpp>
 
 #include <array>
+#include <initializer_list>
 #include <string>
 
 namespace tack::amr {
@@ -90,10 +91,17 @@ struct box {
   }
   /// `"(0, 0, 0)-(7, 7, 7)"`: how errors name a box.
   std::string describe() const {
-    auto corner = [](const std::array<index_t, 3>& p) {
-      return "(" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")";
-    };
-    return corner(lo) + "-" + corner(hi);
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on "(" + to_string(...).
+    std::string s;
+    for (const auto* p : {&lo, &hi}) {
+      s += p == &lo ? "(" : "-(";
+      for (std::size_t d = 0; d < 3; ++d) {
+        if (d > 0) s += ", ";
+        s += std::to_string((*p)[d]);
+      }
+      s += ")";
+    }
+    return s;
   }
 };
 
