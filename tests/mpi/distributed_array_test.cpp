@@ -51,7 +51,9 @@ void check_piece(const distributed_array<T, R>& a, const std::string& what) {
   for (index_t i = 0; i < piece.extent(0); ++i) {
     index_t g = a.first_row() - a.ghosts() + i;
     bool outside = false;
-    if (a.periodic()) {
+    if (rows == 0) {
+      outside = true;
+    } else if (a.periodic()) {
       g = ((g % rows) + rows) % rows;
     } else {
       outside = g < 0 || g >= rows;

@@ -72,8 +72,7 @@ void for_each_ghost_run(const partition& p, int r, index_t ghosts, bool periodic
   for (index_t i = 0; i < 2 * ghosts + n; ++i) {
     if (i == ghosts) {  // the owned rows end any run
       flush();
-      i = ghosts + n - 1;
-      continue;
+      i = ghosts + n;
     }
     index_t g = p.first(r) - ghosts + i;
     if (periodic) {

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// main() of the MPI benchmarks: every rank runs the same benchmarks with fixed iteration counts
+// and manual timing (the slowest rank's time of each iteration, so that no rank's iteration count
+// can diverge and leave a collective waiting); rank 0 reports.
+#pragma once
+
+#include <tack/mpi/all.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <mpi.h>
+
+namespace tack_mpi_bench {
+
+class null_reporter : public benchmark::BenchmarkReporter {
+public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+/// Runs `body` once between barriers and returns the slowest rank's seconds.
+template <class F>
+double timed(const tack::mpi::communicator& c, F&& body) {
+  c.barrier();
+  const double t0 = MPI_Wtime();
+  body();
+  double dt = MPI_Wtime() - t0, worst = 0;
+  MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, tack::mpi::native(c));
+  return worst;
+}
+
+inline int run(int argc, char** argv) {
+  tack::mpi::environment env(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  {
+    auto world = tack::mpi::communicator::world();
+    if (world.rank() == 0) {
+      benchmark::RunSpecifiedBenchmarks();
+    } else {
+      null_reporter quiet;
+      benchmark::RunSpecifiedBenchmarks(&quiet);
+    }
+  }
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace tack_mpi_bench
+
+#define TACK_MPI_BENCH_MAIN                                                                        \
+  int main(int argc, char** argv) { return tack_mpi_bench::run(argc, argv); }
