@@ -2,7 +2,7 @@
 // Misuses of tack::array that must not compile, each with a message that says what to do.
 // CASE 1: no slice assignment
 // CASE 2: Rank must be between 1 and 8
-// CASE 3: the element type must be a scalar
+// CASE 3: the element type must be an object type
 // CASE 4: source and destination element types differ
 // CASE 5: must be a tack::vec or tack::mat of the array's scalar type
 // CASE 6: astype<U>: an element type U must have the same component dimensions
@@ -23,7 +23,7 @@ int main() {
 #elif TACK_COMPILE_FAIL_CASE == 2
   tack::array<float, 0> zero_dimensional;
 #elif TACK_COMPILE_FAIL_CASE == 3
-  tack::array<char*> pointers;
+  tack::array<void> no_elements;
 #elif TACK_COMPILE_FAIL_CASE == 4
   tack::copyto(a, tack::zeros<double>({6, 3}));
 #elif TACK_COMPILE_FAIL_CASE == 5

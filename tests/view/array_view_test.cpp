@@ -3,10 +3,13 @@
 // tack::array_view / tack::mc_array_view: the examples of Axom's core containers page (DESIGN §5),
 // whose printed outputs are reproduced here exactly.
 
+#include <tack/array/factories.hpp>
 #include <tack/view/array_view.hpp>
 #include <tack/view/mdview.hpp>
 
 #include <gtest/gtest.h>
+
+#include "common/tack_test.hpp"
 
 #include <algorithm>
 #include <array>
@@ -187,5 +190,99 @@ constexpr bool can_grow = requires(V v) { v.resize(1); } || requires(V v) { v.pu
                           requires(V v) { v.insert(0, 0); } || requires(V v) { v.reserve(1); };
 static_assert(!can_grow<tack::array_view<int>>);
 static_assert(!can_grow<tack::mc_array_view<int>>);
+
+// ---- array_view from arrays and shapes; the memory-space parameter --------------------------------
+
+// Non-templated functions taking views by value, as Axom's kernels do.
+int sum_of(tack::array_view<const int> v) {
+  int s = 0;
+  for (int x : v) s += x;
+  return s;
+}
+void scale(tack::array_view<int, 2> v, int by) {
+  for (index_t i = 0; i < v.extent(0); ++i)
+    for (index_t j = 0; j < v.extent(1); ++j) v(i, j) *= by;
+}
+index_t host_only(tack::array_view<int, 1, tack::memory_space::host> v) { return v.size(); }
+
+TEST(ArrayView, ArraysConvertImplicitly) {
+  auto a = tack::array_from<int>({1, 2, 3, 4, 5, 6});
+  EXPECT_EQ(sum_of(a), 21);
+  auto m = a.reshape({2, 3});
+  scale(m, 10);
+  EXPECT_EQ(a[5], 60);
+  tack::array_view<int, 2> v = m;
+  EXPECT_EQ(v.data(), a.data());
+  EXPECT_EQ(v.shape(), (std::array<index_t, 2>{2, 3}));
+  EXPECT_EQ(v.spacing(), 1);
+  // A row view converts to a view of its rows.
+  EXPECT_EQ(sum_of(a.rows(1, 3)), 20 + 30);
+  // A read-only handle converts only to a view of const elements.
+  EXPECT_EQ(sum_of(a.as_const()), 210);
+  static_assert(std::is_convertible_v<tack::array<const int>, tack::array_view<const int>>);
+  static_assert(!std::is_convertible_v<tack::array<const int>, tack::array_view<int>>);
+  static_assert(!std::is_convertible_v<tack::array<int>, tack::array_view<float>>);
+  static_assert(!std::is_convertible_v<tack::array<int, 2>, tack::array_view<int>>);
+}
+
+TEST(ArrayView, ConversionChecksWhatItCannotKnowAtCompileTime) {
+  // Read-only memory in a mutable handle: no mutable view.
+  const std::vector<int> memory{1, 2, 3};
+  auto borrowed = tack::from_ptr(const_cast<int*>(memory.data()), {3});
+  EXPECT_THROW_MSG((void)tack::array_view<int>(borrowed), tack::read_only_error, "array_view",
+                   "read-only");
+  EXPECT_EQ(sum_of(borrowed.as_const()), 6);
+  // SoA arrays have no single pointer.
+  auto soa = tack::zeros<tack::vec3f>(2, {.layout = tack::layout::soa});
+  EXPECT_THROW_MSG((void)tack::array_view<tack::vec3f>(soa), tack::value_error, "array_view",
+                   "structure-of-arrays");
+  // A dynamic array becomes a view of a fixed space only where its memory is.
+  auto host = tack::array_from<int>({1, 2});
+  EXPECT_EQ(host_only(host), 2);
+  auto device = tack::empty<int>({4}, {.allocator = tack::test::fake_device_allocator()});
+  EXPECT_THROW_MSG(host_only(device), tack::value_error, "cannot view", "memory space host",
+                   "its memory is device");
+  tack::array_view<int, 1, tack::memory_space::device> on_device = device;
+  EXPECT_EQ(on_device.size(), 4);
+  // A fixed-space array converts to its own space and to dynamic, without a check.
+  tack::array<int, 1, tack::memory_space::host> fixed;
+  fixed.push_back(7);
+  tack::array_view<int, 1, tack::memory_space::host> same = fixed;
+  tack::array_view<int> any = fixed;
+  EXPECT_EQ(same[0] + any[0], 14);
+}
+
+TEST(ArrayView, MemorySpaceParameter) {
+  std::vector<int> memory{1, 2, 3, 4};
+  using host_view = tack::array_view<int, 1, tack::memory_space::host>;
+  host_view h(memory.data(), 4);
+  // A fixed space becomes dynamic implicitly, and dynamic a fixed space only explicitly.
+  tack::array_view<int> d = h;
+  tack::array_view<const int, 1, tack::memory_space::host> hc = h;
+  EXPECT_EQ(d[3] + hc[2], 7);
+  static_assert(std::is_convertible_v<host_view, tack::array_view<int>>);
+  static_assert(!std::is_convertible_v<tack::array_view<int>, host_view>);
+  static_assert(std::is_constructible_v<host_view, tack::array_view<int>>);
+  static_assert(!std::is_constructible_v<tack::array_view<int, 1, tack::memory_space::device>, host_view>);
+  host_view back(d);
+  EXPECT_EQ(back.data(), memory.data());
+  static_assert(std::is_trivially_copyable_v<host_view>);
+  static_assert(std::is_same_v<tack::array_view<int>, tack::array_view<int, 1, tack::memory_space::dynamic>>);
+}
+
+TEST(ArrayView, ShapesFromTackShapeAndStdArray) {
+  std::vector<std::string> s(24);
+  for (std::size_t k = 0; k < s.size(); ++k) s[k] = std::to_string(k);
+  tack::array_view a(s.data(), tack::shape{2, 3}, 4);  // deduces array_view<std::string, 2>
+  static_assert(std::is_same_v<decltype(a), tack::array_view<std::string, 2>>);
+  EXPECT_EQ(a(1, 2), "20");
+  tack::array_view b(s.data() + 1, std::array<index_t, 3>{2, 3, 4});
+  static_assert(std::is_same_v<decltype(b), tack::array_view<std::string, 3>>);
+  EXPECT_EQ(b(1, 0, 0), "13");
+  tack::array_view<std::string, 2> c(s.data(), tack::shape{3, 2});
+  EXPECT_EQ(c(2, 1), "5");
+  tack::array_view<std::string> d(s.data(), tack::shape{6}, 4);
+  EXPECT_EQ(d[5], "20");
+}
 
 }  // namespace

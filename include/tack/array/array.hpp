@@ -15,6 +15,7 @@
 #include <tack/memory/memory_space.hpp>
 #include <tack/types/dtype.hpp>
 #include <tack/types/item.hpp>
+#include <tack/view/array_view.hpp>
 #include <tack/view/soa_view.hpp>
 #include <tack/view/view.hpp>
 
@@ -29,6 +30,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -79,6 +81,42 @@ private:
 /// Below this many bytes `to_vector_async` copies before it returns: starting a thread costs
 /// more than such a copy.
 inline constexpr std::size_t async_copy_min_bytes = std::size_t{256} << 10;
+
+/// The C++ name of `T` as the compiler spells it (`"std::string"` for `std::string`), for the
+/// messages about arrays of types that have no `tack::dtype`. `detail::type_name<particle>()`
+template <class T>
+constexpr std::string_view type_name() noexcept {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return "std::string";
+  } else {
+    // GCC and Clang: "... type_name() [with T = particle; ...]" or "... [T = particle]".
+    const std::string_view f = __PRETTY_FUNCTION__;
+    const auto start = f.find("T = ");
+    if (start == std::string_view::npos) return "object";
+    const auto first = start + 4;
+    const auto last = f.find_first_of(";]", first);
+    return f.substr(first, last == std::string_view::npos ? f.size() - first : last - first);
+  }
+}
+
+/// Whether `T` is an element that lives as bytes (trivially copyable: scalars, `vec`, `mat`,
+/// plain structs): copies are `memcpy`, growth moves bytes, nothing is constructed or destroyed.
+/// Other element types (`std::string`, classes with constructors or destructors) are objects,
+/// handled as `std::vector` handles them, in host memory only.
+template <class T>
+inline constexpr bool bytes_element_v = std::is_trivially_copyable_v<T>;
+
+/// Copies `n` objects from `src` to `dst` by assignment with `memmove`'s result where the ranges
+/// overlap (forward when `dst` is before `src`, backward otherwise).
+template <class T>
+void assign_objects(T* dst, const T* src, std::size_t n) {
+  if (dst == src || n == 0) return;
+  if (std::less<const T*>{}(dst, src)) {
+    std::copy(src, src + n, dst);
+  } else {
+    std::copy_backward(src, src + n, dst + n);
+  }
+}
 }  // namespace detail
 
 /// A handle to typed storage on a device: a shared root buffer, a row offset, a shape and a layout.
@@ -91,9 +129,17 @@ inline constexpr std::size_t async_copy_min_bytes = std::size_t{256} << 10;
 template <class T, int Rank, memory_space Space>
 class array {
   static_assert(Rank >= 1 && Rank <= max_rank, "tack::array: Rank must be between 1 and 8");
-  static_assert(element<std::remove_const_t<T>>,
-                "tack::array: the element type must be a scalar (float, double, integers, bool), "
-                "tack::vec<T, N> or tack::mat<T, R, C>");
+  static_assert(std::is_object_v<T> && !std::is_array_v<T> && !std::is_volatile_v<T> &&
+                    std::is_nothrow_destructible_v<std::remove_const_t<T>>,
+                "tack::array: the element type must be an object type with a non-throwing "
+                "destructor (a scalar, tack::vec, tack::mat, std::string, a class); not a "
+                "reference, void, volatile or a C array (use std::array or tack::vec)");
+  static_assert(std::is_trivially_copyable_v<std::remove_cv_t<T>> ||
+                    (Space != memory_space::device && Space != memory_space::unified),
+                "tack::array: elements in device memory must be trivially copyable (kernels and "
+                "device copies move them as bytes); keep std::string and classes with "
+                "constructors or destructors in host memory (memory_space::host or dynamic with "
+                "a host allocator), or store a trivially copyable struct");
 
 public:
   /// The element type without const.
@@ -108,7 +154,11 @@ public:
   /// Components per element (1, N or R*C).
   static constexpr int components_per_element = components_v<value_type>;
   /// Whether SoA storage is possible (vector and matrix elements).
-  static constexpr bool can_be_soa = !is_scalar_v<value_type>;
+  static constexpr bool can_be_soa = is_vec_v<value_type> || is_mat_v<value_type>;
+  /// Whether the elements are objects (not trivially copyable: `std::string`, classes with
+  /// constructors or destructors), constructed, copied, moved and destroyed as `std::vector`
+  /// does; such arrays live in host memory. Trivially copyable elements are copied as bytes.
+  static constexpr bool holds_objects = !detail::bytes_element_v<value_type>;
   using const_scalar = std::conditional_t<is_const, const scalar_type, scalar_type>;
   /// The type of one component array of a SoA array.
   using component_array = array<const_scalar, Rank, Space>;
@@ -174,10 +224,27 @@ public:
   }
   /// Whether the array has no elements.
   bool empty() const { return size() == 0; }
-  /// The runtime element type descriptor (`"vec3(f32)"`).
-  static constexpr tack::dtype dtype() noexcept { return dtype_of<value_type>(); }
-  /// The component type descriptor (`"f32"` for a `vec3f` array).
-  static constexpr tack::dtype scalar_dtype() noexcept { return dtype_of<scalar_type>(); }
+  /// The runtime element type descriptor (`"vec3(f32)"`); tack element types only.
+  static constexpr tack::dtype dtype() noexcept
+    requires element<value_type>
+  {
+    return dtype_of<value_type>();
+  }
+  /// The component type descriptor (`"f32"` for a `vec3f` array); tack element types only.
+  static constexpr tack::dtype scalar_dtype() noexcept
+    requires element<value_type>
+  {
+    return dtype_of<scalar_type>();
+  }
+  /// The element type's name in messages: the dtype's (`"vec3(f32)"`), else the C++ type's
+  /// (`"std::string"`).
+  static constexpr std::string_view element_name() noexcept {
+    if constexpr (element<value_type>) {
+      return dtype_of<value_type>().name();
+    } else {
+      return detail::type_name<value_type>();
+    }
+  }
   /// Bytes per component.
   static constexpr std::size_t scalar_size() noexcept { return sizeof(scalar_type); }
   /// The shape with the component axes appended: `(n, 3)` for `vec3f`, `(n, 3, 3)` for `mat3f`.
@@ -300,7 +367,7 @@ public:
 
   /// `array<vec3(f32), 1> shape (100) on cuda:0, view of rows [2, 4) of 6`: how errors name arrays.
   std::string describe() const {
-    std::string s = "array<" + std::string(dtype().name()) + ", " + std::to_string(Rank) + ">";
+    std::string s = "array<" + std::string(element_name()) + ", " + std::to_string(Rank) + ">";
     if (!valid()) return s + " (moved from: no storage)";
     s += " shape " + shape_string(shape()) + " on " + device().str();
     if (layout_ == tack::layout::soa) s += ", soa";
@@ -350,17 +417,34 @@ public:
     return element_pointer("data");
   }
 
-  /// Begin/end iterators over a rank-1 AoS array in host memory.
-  T* begin() const
-    requires(Rank == 1)
-  {
+  /// Iterators over the full buffer of an AoS array in host memory, at every rank: the elements
+  /// in row-major order, as `a[k]` and Axom's `begin()`/`end()` see them.
+  /// `for (auto& x : m) x += 1;  // every element of a 2-D array`
+  T* begin() const {
     require_host("begin");
     return data();
   }
-  T* end() const
-    requires(Rank == 1)
-  {
-    return begin() + size();
+  T* end() const { return begin() + size(); }
+
+  /// The array as an Axom-style view (`array_view<T, Rank, S2>`: pointer and shape, spacing 1),
+  /// for functions and kernels that take one by value: `void f(tack::array_view<int>); f(a);`.
+  /// A view for a fixed memory space `S2` from a `dynamic` array checks at run time that the
+  /// memory is in `S2` (`value_error` otherwise), as Axom's conversion does. SoA arrays have no
+  /// single pointer (`value_error`); a read-only array converts only to `array_view<const T>`.
+  /// Like kernel views, the result is a snapshot that growth of the root invalidates.
+  template <class U, memory_space S2>
+    requires(std::is_same_v<std::remove_const_t<U>, value_type> && (std::is_const_v<U> || !is_const))
+  operator array_view<U, Rank, S2>() const {
+    static_assert(S2 == Space || Space == memory_space::dynamic || S2 == memory_space::dynamic,
+                  "tack::array: an array whose memory space is fixed converts to an array_view of "
+                  "the same space (or dynamic); copy it to the other space with to_device() or "
+                  "copy({.allocator = tack::get_allocator(space)})");
+    require_aos("array_view");
+    if constexpr (!std::is_const_v<U>) require_writable("array_view");
+    if constexpr (S2 != memory_space::dynamic && Space == memory_space::dynamic) {
+      require_space_of_view(S2);
+    }
+    return array_view<U, Rank, S2>(element_pointer("array_view"), shape(), 1);
   }
 
   // ---- views ---------------------------------------------------------------------------------
@@ -544,33 +628,60 @@ public:
   void push_back(const value_type& v) const
     requires(Rank == 1 && !std::is_const_v<T>)
   {
-    // Fast path, inline: a host AoS root with room left.
-    if (st_ && !view_) {
-      detail::storage& s = *st_;
-      const index_t n = s.extents[0];
-      if (static_cast<std::size_t>(n + 1) * sizeof(value_type) <= s.buf.nbytes() && s.growable &&
-          s.buf.host_accessible() && !s.buf.read_only()) [[likely]] {
-        static_cast<value_type*>(s.buf.data())[n] = v;
-        s.extents[0] = n + 1;
-        s.buf.bump_version();
-        return;
+    if constexpr (holds_objects) {
+      emplace_object<false>(end_row("push_back"), "push_back", v);
+    } else {
+      // Fast path, inline: a host AoS root with room left.
+      if (st_ && !view_) {
+        detail::storage& s = *st_;
+        const index_t n = s.extents[0];
+        if (static_cast<std::size_t>(n + 1) * sizeof(value_type) <= s.buf.nbytes() && s.growable &&
+            s.buf.host_accessible() && !s.buf.read_only()) [[likely]] {
+          static_cast<value_type*>(s.buf.data())[n] = v;
+          s.extents[0] = n + 1;
+          s.buf.bump_version();
+          return;
+        }
       }
+      insert_rows(size(), 1, &v, 1, "push_back");
     }
-    insert_rows(size(), 1, &v, 1, "push_back");
   }
-  /// Constructs one element from `args` at the end (rank 1).
+  /// Appends an element moved from `v` (rank 1; object elements such as `std::string`, which
+  /// `std::vector` would move too). `a.push_back(std::move(name));`
+  void push_back(value_type&& v) const
+    requires(Rank == 1 && !std::is_const_v<T> && holds_objects)
+  {
+    emplace_object<false>(end_row("push_back"), "push_back", std::move(v));
+  }
+  /// Constructs one element from `args` at the end (rank 1; object elements are constructed in
+  /// place).
   template <class... Args>
   void emplace_back(Args&&... args) const
     requires(Rank == 1 && !std::is_const_v<T>)
   {
-    const value_type v(std::forward<Args>(args)...);
-    insert_rows(size(), 1, &v, 1, "emplace_back");
+    if constexpr (holds_objects) {
+      emplace_object<false>(end_row("emplace_back"), "emplace_back", std::forward<Args>(args)...);
+    } else {
+      const value_type v(std::forward<Args>(args)...);
+      insert_rows(size(), 1, &v, 1, "emplace_back");
+    }
   }
   /// Inserts `value` before position `pos` (rank 1). `a.insert(2, 6);`
   void insert(index_t pos, const value_type& value) const
     requires(Rank == 1 && !std::is_const_v<T>)
   {
-    insert_rows(pos, 1, &value, 1, "insert");
+    if constexpr (holds_objects) {
+      // `value` may be an element of this array: it is copied before anything moves.
+      emplace_object<true>(pos, "insert", value);
+    } else {
+      insert_rows(pos, 1, &value, 1, "insert");
+    }
+  }
+  /// Inserts an element moved from `value` before `pos` (rank 1; object elements).
+  void insert(index_t pos, value_type&& value) const
+    requires(Rank == 1 && !std::is_const_v<T> && holds_objects)
+  {
+    emplace_object<false>(pos, "insert", std::move(value));
   }
   /// Inserts `count` copies of `value` before `pos` (rank 1).
   void insert(index_t pos, index_t count, const value_type& value) const
@@ -580,7 +691,11 @@ public:
       throw value_error("tack::array::insert: count " + std::to_string(count) +
                         " is negative for " + describe());
     }
-    insert_rows(pos, count, &value, 1, "insert");
+    if constexpr (holds_objects) {
+      insert_object_rows(pos, count, &value, true, "insert");
+    } else {
+      insert_rows(pos, count, &value, 1, "insert");
+    }
   }
   /// Inserts elements before row `pos`; for rank > 1 the values are whole rows along the first
   /// dimension (their count must be a multiple of the row size).
@@ -629,12 +744,20 @@ public:
   void resize(index_t n) const
     requires(!std::is_const_v<T>)
   {
-    resize_rows(n, value_type{}, "resize");
+    if constexpr (holds_objects) {
+      resize_objects(n, nullptr, "resize");
+    } else {
+      resize_rows(n, value_type{}, "resize");
+    }
   }
   void resize(index_t n, const value_type& value) const
     requires(!std::is_const_v<T>)
   {
-    resize_rows(n, value, "resize");
+    if constexpr (holds_objects) {
+      resize_objects(n, &value, "resize");
+    } else {
+      resize_rows(n, value, "resize");
+    }
   }
   /// Makes room for `n` rows without changing the size (never shrinks).
   void reserve(index_t n) const
@@ -683,10 +806,8 @@ private:
     return default_allocator(d);
   }
 
-  // Allocates root storage for `s` with room for `max(s[0], capacity_rows)` rows (options::capacity
-  // is a total); contents uninitialized. A shape whose bytes overflow is a value_error.
-  void init_root(tack::device d, std::array<index_t, Rank> s, index_t capacity_rows,
-                 std::optional<allocator_id> alloc) {
+  // Refuses a negative extent or capacity (value_error naming the shape).
+  static void check_root_shape(const std::array<index_t, Rank>& s, index_t capacity_rows) {
     for (int dd = 0; dd < Rank; ++dd) {
       if (s[static_cast<std::size_t>(dd)] < 0) {
         throw value_error("tack::array: extent " + std::to_string(s[static_cast<std::size_t>(dd)]) +
@@ -697,9 +818,23 @@ private:
     if (capacity_rows < 0) {
       throw value_error("tack::array: capacity " + std::to_string(capacity_rows) + " is negative");
     }
+  }
+
+  // Allocates root storage for `s` with room for `max(s[0], capacity_rows)` rows (options::capacity
+  // is a total); contents uninitialized (object elements: value-initialized, as std::vector(n)).
+  // A shape whose bytes overflow is a value_error.
+  void init_root(tack::device d, std::array<index_t, Rank> s, index_t capacity_rows,
+                 std::optional<allocator_id> alloc) {
+    if constexpr (holds_objects) {
+      init_object_root(d, s, capacity_rows, alloc, [](value_type* p, std::size_t n) {
+        std::uninitialized_value_construct_n(p, n);
+      });
+      return;
+    }
+    check_root_shape(s, capacity_rows);
     const index_t cap_rows = std::max(s[0], capacity_rows);
     const std::size_t bytes =
-        detail::checked_nbytes("tack::array", s, sizeof(value_type), dtype().name(), cap_rows);
+        detail::checked_nbytes("tack::array", s, sizeof(value_type), element_name(), cap_rows);
     auto st = detail::make_counted<detail::storage>();
     st->rank = Rank;
     st->element_bytes = sizeof(value_type);
@@ -710,11 +845,62 @@ private:
     st_ = std::move(st);
   }
 
+  // A root of object elements: like init_root, then `construct(p, n)` makes its `n` elements (it
+  // destroys what it made and throws on failure; the storage then holds none and frees the block).
+  template <class Construct>
+  void init_object_root(tack::device d, const std::array<index_t, Rank>& s, index_t capacity_rows,
+                        std::optional<allocator_id> alloc, Construct&& construct) {
+    check_root_shape(s, capacity_rows);
+    const index_t cap_rows = std::max(s[0], capacity_rows);
+    const std::size_t bytes =
+        detail::checked_nbytes("tack::array", s, sizeof(value_type), element_name(), cap_rows);
+    auto st = detail::make_counted<detail::storage>();
+    st->rank = Rank;
+    st->element_bytes = sizeof(value_type);
+    for (int dd = 1; dd < Rank; ++dd) st->extents[static_cast<std::size_t>(dd)] = s[static_cast<std::size_t>(dd)];
+    st->extents[0] = 0;  // no element is alive until `construct` returns
+    const allocator_id id = allocator_for(d, alloc);
+    check_space(id, "allocate");
+    require_object_memory(id, "allocate");
+    st->buf = buffer::allocate_with(id, bytes);
+    st->destroy = &detail::destroy_elements<value_type>;
+    st_ = std::move(st);
+    construct(object_data(), static_cast<std::size_t>(s[0]) * (st_->row_bytes() / sizeof(value_type)));
+    st_->extents[0] = s[0];
+  }
+
+  // Object elements are constructed and destroyed by host code: their memory must be host memory.
+  static void require_object_memory(allocator_id id, const char* op) {
+    const memory_space sp = allocator_from_id(id).space();
+    if (sp != memory_space::host && sp != memory_space::pinned) {
+      throw value_error(std::string("tack::array<") + std::string(element_name()) + ", " +
+                        std::to_string(Rank) + ">::" + op + ": allocator " + std::to_string(id) +
+                        " gives " + std::string(to_string(sp)) + " memory, but " +
+                        std::string(element_name()) +
+                        " is not trivially copyable: its elements are objects that host code "
+                        "constructs and destroys, so they live in host memory only; allocate on "
+                        "the CPU, or store a trivially copyable type");
+    }
+  }
+
+  // The run-time half of converting a dynamic array to an array_view of the fixed space `s2`.
+  void require_space_of_view(memory_space s2) const {
+    const allocator_id id = allocator();
+    const bool ok = id >= 0 ? allocator_from_id(id).space() == s2
+                            : tack::host_accessible(s2) == host_accessible();
+    if (!ok) {
+      throw value_error("tack::array: cannot view " + describe() + " as an array_view of memory "
+                        "space " + std::string(to_string(s2)) + ": its memory is " +
+                        (id >= 0 ? std::string(to_string(allocator_from_id(id).space()))
+                                 : std::string("borrowed")));
+    }
+  }
+
   static void check_space(allocator_id id, const char* op) {
     if constexpr (Space != memory_space::dynamic) {
       auto sp = allocator_from_id(id).space();
       if (sp != Space) {
-        throw value_error(std::string("tack::array<") + std::string(dtype().name()) + ", " +
+        throw value_error(std::string("tack::array<") + std::string(element_name()) + ", " +
                           std::to_string(Rank) + ", " + std::string(to_string(Space)) + ">::" + op +
                           ": allocator " + std::to_string(id) + " gives " +
                           std::string(to_string(sp)) + " memory");
@@ -727,7 +913,7 @@ private:
 
   void require_valid(const char* op) const {
     if (!valid()) {
-      throw value_error(std::string("tack::array::") + op + ": array<" + std::string(dtype().name()) +
+      throw value_error(std::string("tack::array::") + op + ": array<" + std::string(element_name()) +
                         ", " + std::to_string(Rank) +
                         "> has no storage (it was moved from); assign an array to it first");
     }
@@ -957,10 +1143,37 @@ private:
   void erase_rows(index_t first, index_t last, const char* op) const;
   void resize_rows(index_t n, const value_type& value, const char* op) const;
   void grow_to(index_t needed_rows, const char* op) const;
+  // The capacity (rows) growth to `needed` rows asks for: max(capacity * ratio + 0.5, needed).
+  index_t new_capacity_rows(index_t needed, const char* op) const;
   // The rows after adding `count` to `n`, refused (value_error naming the shape) when they overflow.
   index_t grown_rows(index_t n, index_t count, const char* op) const;
   /// Moves the root to a block of `new_bytes` bytes; refused while the allocation is exported.
   void reallocate_root(std::size_t new_bytes, const char* op) const;
+  void refuse_if_exported(const char* op) const;
+
+  // ---- object elements (holds_objects): std::vector's algorithms, counted in elements --------
+  value_type* object_data() const noexcept { return static_cast<value_type*>(st_->buf.data()); }
+  std::size_t row_objects() const noexcept { return st_->row_bytes() / sizeof(value_type); }
+  index_t end_row(const char* op) const {
+    require_growable(op);
+    return st_->extents[0];
+  }
+  // Moves the root's elements to a block of `new_cap_rows` rows, leaving a gap of `gap` elements
+  // at element `gap_at` that `make(p)` fills; strong guarantee (elements move when their move
+  // constructor cannot throw, else they are copied, as std::vector does).
+  template <class Make>
+  void reallocate_objects(index_t new_cap_rows, std::size_t gap_at, std::size_t gap, Make&& make,
+                          const char* op) const;
+  // One element made from `args` before row `pos` (rank 1). CopyFirst: `args` is one value that
+  // may be an element of this array, copied before the shift (std::vector::insert(pos, const T&)).
+  template <bool CopyFirst, class... Args>
+  void emplace_object(index_t pos, const char* op, Args&&... args) const;
+  // `count` rows before `pos`: `fill` copies `*values` into each element, else `values` holds
+  // the `count` rows' elements (it may point into this array).
+  void insert_object_rows(index_t pos, index_t count, const value_type* values, bool fill,
+                          const char* op) const;
+  // resize(n) (value == nullptr: value-initialized) and resize(n, *value).
+  void resize_objects(index_t n, const value_type* value, const char* op) const;
 };
 
 /// Axom's multi-component array: `tack::mc_array<float>` is `array<float, 2>`.

@@ -104,12 +104,29 @@ struct array_access {
         return a;
       } else {
         throw value_error("tack: layout soa needs vector or matrix elements, not " +
-                          std::string(dtype_of<V>().name()) +
+                          std::string(A::element_name()) +
                           "; scalar arrays are always aos");
       }
     }
     A a = uninitialized<A>();
     a.init_root(d, shape, opts.capacity, opts.allocator);
+    return a;
+  }
+
+  /// A new root of object elements (not trivially copyable) with `shape`, made by
+  /// `construct(p, n)`, which constructs the `n` elements at `p` (copies, fills...).
+  template <class T, int R, memory_space S, class Construct>
+  static array<T, R, S> allocate_objects(const std::array<index_t, R>& shape, const options& opts,
+                                         tack::device fallback_device, Construct&& construct) {
+    using A = array<T, R, S>;
+    static_assert(A::holds_objects);
+    if (opts.layout.value_or(tack::layout::aos) == tack::layout::soa) {
+      throw value_error("tack: layout soa needs vector or matrix elements, not " +
+                        std::string(A::element_name()));
+    }
+    A a = uninitialized<A>();
+    a.init_object_root(opts.device.value_or(fallback_device), shape, opts.capacity, opts.allocator,
+                       std::forward<Construct>(construct));
     return a;
   }
 
@@ -127,9 +144,16 @@ struct array_access {
       }
     }
     (void)checked_nbytes("tack::from_ptr", shape, sizeof(typename A::value_type),
-                         dtype_of<typename A::value_type>().name(), shape[0]);
+                         A::element_name(), shape[0]);
     if (!ptr && any_elements(shape)) {
       throw value_error("tack::from_ptr: null pointer for shape " + shape_string(shape));
+    }
+    if constexpr (A::holds_objects) {
+      if (!host_ok) {
+        throw value_error("tack::from_ptr: memory on " + d.str() + " cannot hold elements of " +
+                          std::string(A::element_name()) +
+                          ", which are not trivially copyable (objects live in host memory only)");
+      }
     }
     A a = uninitialized<A>();
     auto st = make_counted<storage>();
@@ -181,6 +205,18 @@ struct array_access {
     return a.st_;
   }
 };
+
+/// Constructs `[first, last)` at `out` the way `std::vector` relocates on reallocation: moved when
+/// the move constructor cannot throw (or there is no copy constructor), copied otherwise, so that
+/// a throw leaves the source as it was. On a throw the elements made so far are destroyed.
+template <class T>
+void relocate_objects(T* first, T* last, T* out) {
+  if constexpr (std::is_nothrow_move_constructible_v<T> || !std::is_copy_constructible_v<T>) {
+    std::uninitialized_move(first, last, out);
+  } else {
+    std::uninitialized_copy(first, last, out);
+  }
+}
 
 /// Element-by-element copy between arrays of one value type and any layouts (host memory).
 template <class D, class Src>
@@ -291,7 +327,7 @@ array<T, NewRank, Space> array<T, Rank, Space>::reshape(const tack::shape<NewRan
     }
   }
   (void)detail::checked_nbytes("tack::array::reshape", new_shape.extents, sizeof(value_type),
-                               dtype().name(), new_shape[0]);
+                               element_name(), new_shape[0]);
   if (new_shape.size() != size()) {
     throw value_error("tack::array::reshape: cannot view " + describe() + " (" +
                       std::to_string(size()) + " elements) as shape " +
@@ -389,6 +425,10 @@ auto array<T, Rank, Space>::as_scalars() const {
 template <class T, int Rank, memory_space Space>
 std::vector<typename array<T, Rank, Space>::value_type> array<T, Rank, Space>::to_vector() const {
   require_valid("to_vector");
+  if constexpr (holds_objects) {
+    const value_type* p = element_pointer("to_vector");
+    return std::vector<value_type>(p, p + size());
+  }
   const index_t n = size();
   std::vector<value_type> out(static_cast<std::size_t>(n));
   if constexpr (can_be_soa) {
@@ -449,6 +489,14 @@ template <class D, class S>
 void copy_array(const D& dst, const S& src) {
   using V = typename D::value_type;
   static_assert(std::is_same_v<V, typename S::value_type>);
+  if constexpr (D::holds_objects) {
+    // Objects are AoS in host memory: assignment, in the direction memmove would copy.
+    assign_objects(reinterpret_cast<V*>(array_access::byte_range(dst).first),
+                   reinterpret_cast<const V*>(array_access::byte_range(src).first),
+                   static_cast<std::size_t>(dst.size()));
+    dst.bump_version();
+    return;
+  }
   if (!(dst.layout() == tack::layout::aos && src.layout() == tack::layout::aos) &&
       arrays_overlap(dst, src)) {
     copy_array(dst, src.copy().as_const());
@@ -502,6 +550,12 @@ array<T, Rank, Space>::copy(const options& opts) const {
   if (!o.allocator && d == device() && allocator() >= 0) o.allocator = allocator();
   o.device = d;
   using R = array<value_type, Rank, Space>;
+  if constexpr (holds_objects) {
+    // Copy-constructed, as std::vector's copy is.
+    const value_type* src = element_pointer("copy");
+    return detail::array_access::allocate_objects<value_type, Rank, Space>(
+        shape(), o, d, [src](value_type* p, std::size_t n) { std::uninitialized_copy_n(src, n, p); });
+  }
   R out = detail::array_access::allocate<value_type, Rank, Space>(shape(), o, d);
   detail::copy_array(out, as_const());
   return out;
@@ -556,6 +610,11 @@ void array<T, Rank, Space>::fill(const value_type& value) const
     }
   }
   T* p = element_pointer("fill");
+  if constexpr (holds_objects) {
+    std::fill(p, p + size(), value);
+    bump_version();
+    return;
+  }
   if (host_accessible()) {
     detail::host_fill(p, &value, sizeof(value_type), static_cast<std::size_t>(size()));
   } else {
@@ -566,6 +625,10 @@ void array<T, Rank, Space>::fill(const value_type& value) const
 
 template <class T, int Rank, memory_space Space>
 typename array<T, Rank, Space>::exported_memory array<T, Rank, Space>::export_memory() const {
+  static_assert(!holds_objects,
+                "tack::array::export_memory: the elements are not trivially copyable (std::string, "
+                "a class with constructors or destructors): their bytes mean nothing outside the "
+                "array; share the array handle itself, or copy the values out with to_vector()");
   require_valid("export_memory");
   if (layout_ == tack::layout::soa) {
     throw value_error("tack::array::export_memory: " + describe() +
@@ -614,7 +677,7 @@ void array<T, Rank, Space>::set_resize_ratio(double r) const {
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::reallocate_root(std::size_t new_bytes, const char* op) const {
+void array<T, Rank, Space>::refuse_if_exported(const char* op) const {
   // The storage is the buffer's one holder unless the allocation was exported (export_memory's
   // keep-alive token, a DLPack tensor): moving the elements to a new block would free the memory
   // those still point to, so growth that needs a new block waits until they are released (as
@@ -625,24 +688,33 @@ void array<T, Rank, Space>::reallocate_root(std::size_t new_bytes, const char* o
                           " keep-alive token(s) or DLPack tensor(s) still point to it); release "
                           "them first, or reserve() the capacity before exporting");
   }
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::reallocate_root(std::size_t new_bytes, const char* op) const {
+  refuse_if_exported(op);
   st_->buf.reallocate(new_bytes, st_->used_bytes());
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::grow_to(index_t needed, const char* op) const {
+index_t array<T, Rank, Space>::new_capacity_rows(index_t needed, const char* op) const {
   const index_t cap = st_->capacity_rows();
-  if (needed <= cap) return;
   auto sh = root_shape();
   sh[0] = needed;
   (void)detail::checked_nbytes(std::string("tack::array::") + op, sh, sizeof(value_type),
-                               dtype().name(), needed);
+                               element_name(), needed);
   // Axom's rule: new_capacity = max(capacity * ratio + 0.5, needed), at most the rows that fit.
   const std::size_t rb = st_->row_bytes();
   const auto max_rows = static_cast<index_t>(rb ? detail::max_array_bytes / rb : detail::max_array_bytes);
   const double grown = static_cast<double>(cap) * st_->resize_ratio + 0.5;
-  const index_t new_cap =
-      grown >= static_cast<double>(max_rows) ? max_rows : std::max(static_cast<index_t>(grown), needed);
-  reallocate_root(static_cast<std::size_t>(new_cap) * rb, op);
+  return grown >= static_cast<double>(max_rows) ? max_rows
+                                                : std::max(static_cast<index_t>(grown), needed);
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::grow_to(index_t needed, const char* op) const {
+  if (needed <= st_->capacity_rows()) return;
+  reallocate_root(static_cast<std::size_t>(new_capacity_rows(needed, op)) * st_->row_bytes(), op);
 }
 
 template <class T, int Rank, memory_space Space>
@@ -659,71 +731,77 @@ index_t array<T, Rank, Space>::grown_rows(index_t n, index_t count, const char* 
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_type* values,
                                         std::size_t nvalues, const char* op) const {
-  // Fast path: appending one element to a host rank-1 root with room (push_back's common case).
-  if constexpr (Rank == 1) {
-    if (st_ && !view_ && count == 1 && nvalues == 1 && st_->growable && st_->buf.host_accessible() &&
-        !st_->buf.read_only()) {
-      const index_t n = st_->extents[0];
-      if (pos == n && static_cast<std::size_t>(n + 1) * sizeof(value_type) <= st_->buf.nbytes()) {
-        static_cast<value_type*>(st_->buf.data())[n] = *values;
-        st_->extents[0] = n + 1;
-        st_->buf.bump_version();
+  if constexpr (holds_objects) {
+    // insert_values: rows of elements (insert(pos, count, value) goes to insert_object_rows).
+    (void)nvalues;
+    insert_object_rows(pos, count, values, false, op);
+  } else {
+    // Fast path: appending one element to a host rank-1 root with room (push_back's common case).
+    if constexpr (Rank == 1) {
+      if (st_ && !view_ && count == 1 && nvalues == 1 && st_->growable && st_->buf.host_accessible() &&
+          !st_->buf.read_only()) {
+        const index_t n = st_->extents[0];
+        if (pos == n && static_cast<std::size_t>(n + 1) * sizeof(value_type) <= st_->buf.nbytes()) {
+          static_cast<value_type*>(st_->buf.data())[n] = *values;
+          st_->extents[0] = n + 1;
+          st_->buf.bump_version();
+          return;
+        }
+      }
+    }
+    require_growable(op);
+    const index_t n = extent(0);
+    if (pos < 0 || pos > n) {
+      throw index_error(std::string("tack::array::") + op + ": position " + std::to_string(pos) +
+                        " is outside [0, " + std::to_string(n) + "] for " + describe());
+    }
+    if (count == 0) return;
+    if constexpr (can_be_soa) {
+      if (layout_ == tack::layout::soa) {
+        std::vector<scalar_type> part(nvalues);
+        for (int c = 0; c < components_per_element; ++c) {
+          for (std::size_t k = 0; k < nvalues; ++k) part[k] = detail::get_component<scalar_type>(values[k], c);
+          comps_[c].insert_rows(pos, count, part.data(), nvalues, op);
+        }
         return;
       }
     }
-  }
-  require_growable(op);
-  const index_t n = extent(0);
-  if (pos < 0 || pos > n) {
-    throw index_error(std::string("tack::array::") + op + ": position " + std::to_string(pos) +
-                      " is outside [0, " + std::to_string(n) + "] for " + describe());
-  }
-  if (count == 0) return;
-  if constexpr (can_be_soa) {
-    if (layout_ == tack::layout::soa) {
-      std::vector<scalar_type> part(nvalues);
-      for (int c = 0; c < components_per_element; ++c) {
-        for (std::size_t k = 0; k < nvalues; ++k) part[k] = detail::get_component<scalar_type>(values[k], c);
-        comps_[c].insert_rows(pos, count, part.data(), nvalues, op);
+    const std::size_t rb = st_->row_bytes();
+    const std::size_t row_elems = rb / sizeof(value_type);
+    // Values that live in this array's own allocation (push_back(a[0]), insert(pos, a[k]), a span
+    // over a's elements) are read before growth frees the block and before the shift moves them,
+    // as std::vector does: one value is copied always (it is cheap), several when they alias.
+    value_type one{};
+    std::vector<value_type> own;
+    if (nvalues == 1) {
+      one = *values;
+      values = &one;
+    } else if (st_->buf.host_accessible()) {
+      const auto first = reinterpret_cast<std::uintptr_t>(st_->buf.data());
+      const auto v = reinterpret_cast<std::uintptr_t>(values);
+      if (first != 0 && v + nvalues * sizeof(value_type) > first && v < first + st_->buf.nbytes()) {
+        own.assign(values, values + nvalues);
+        values = own.data();
       }
-      return;
     }
-  }
-  const std::size_t rb = st_->row_bytes();
-  const std::size_t row_elems = rb / sizeof(value_type);
-  // Values that live in this array's own allocation (push_back(a[0]), insert(pos, a[k]), a span
-  // over a's elements) are read before growth frees the block and before the shift moves them,
-  // as std::vector does: one value is copied always (it is cheap), several when they alias.
-  value_type one{};
-  std::vector<value_type> own;
-  if (nvalues == 1) {
-    one = *values;
-    values = &one;
-  } else if (st_->buf.host_accessible()) {
-    const auto first = reinterpret_cast<std::uintptr_t>(st_->buf.data());
-    const auto v = reinterpret_cast<std::uintptr_t>(values);
-    if (first != 0 && v + nvalues * sizeof(value_type) > first && v < first + st_->buf.nbytes()) {
-      own.assign(values, values + nvalues);
-      values = own.data();
+    grow_to(grown_rows(n, count, op), op);  // may throw out_of_memory: nothing has changed yet
+    auto* base = static_cast<unsigned char*>(st_->buf.data());
+    const bool host = st_->buf.host_accessible();
+    detail::move_bytes(base + static_cast<std::size_t>(pos + count) * rb,
+                       base + static_cast<std::size_t>(pos) * rb,
+                       static_cast<std::size_t>(n - pos) * rb, host);
+    void* dst = base + static_cast<std::size_t>(pos) * rb;
+    const std::size_t total = static_cast<std::size_t>(count) * row_elems;
+    if (nvalues == total) {
+      detail::copy_bytes(dst, host, values, true, total * sizeof(value_type));
+    } else if (host) {
+      detail::host_fill(dst, values, sizeof(value_type), total);
+    } else {
+      detail::device_fill(dst, values, sizeof(value_type), total);
     }
+    st_->extents[0] = n + count;
+    st_->buf.bump_version();
   }
-  grow_to(grown_rows(n, count, op), op);  // may throw out_of_memory: nothing has changed yet
-  auto* base = static_cast<unsigned char*>(st_->buf.data());
-  const bool host = st_->buf.host_accessible();
-  detail::move_bytes(base + static_cast<std::size_t>(pos + count) * rb,
-                     base + static_cast<std::size_t>(pos) * rb,
-                     static_cast<std::size_t>(n - pos) * rb, host);
-  void* dst = base + static_cast<std::size_t>(pos) * rb;
-  const std::size_t total = static_cast<std::size_t>(count) * row_elems;
-  if (nvalues == total) {
-    detail::copy_bytes(dst, host, values, true, total * sizeof(value_type));
-  } else if (host) {
-    detail::host_fill(dst, values, sizeof(value_type), total);
-  } else {
-    detail::device_fill(dst, values, sizeof(value_type), total);
-  }
-  st_->extents[0] = n + count;
-  st_->buf.bump_version();
 }
 
 template <class T, int Rank, memory_space Space>
@@ -760,11 +838,20 @@ void array<T, Rank, Space>::erase_rows(index_t first, index_t last, const char* 
       return;
     }
   }
-  const std::size_t rb = st_->row_bytes();
-  auto* base = static_cast<unsigned char*>(st_->buf.data());
-  detail::move_bytes(base + static_cast<std::size_t>(first) * rb,
-                     base + static_cast<std::size_t>(last) * rb,
-                     static_cast<std::size_t>(n - last) * rb, st_->buf.host_accessible());
+  if constexpr (holds_objects) {
+    // std::vector::erase: the tail is move-assigned down, then the last elements are destroyed.
+    value_type* p = object_data();
+    const std::size_t row = row_objects();
+    const auto at = [row](index_t r) { return static_cast<std::size_t>(r) * row; };
+    std::move(p + at(last), p + at(n), p + at(first));
+    std::destroy(p + at(n - (last - first)), p + at(n));
+  } else {
+    const std::size_t rb = st_->row_bytes();
+    auto* base = static_cast<unsigned char*>(st_->buf.data());
+    detail::move_bytes(base + static_cast<std::size_t>(first) * rb,
+                       base + static_cast<std::size_t>(last) * rb,
+                       static_cast<std::size_t>(n - last) * rb, st_->buf.host_accessible());
+  }
   st_->extents[0] = n - (last - first);
   st_->buf.bump_version();
 }
@@ -822,8 +909,14 @@ void array<T, Rank, Space>::reserve(index_t n) const
     auto sh = root_shape();
     sh[0] = n;
     const std::size_t bytes = detail::checked_nbytes("tack::array::reserve", sh, sizeof(value_type),
-                                                     dtype().name(), n);
-    reallocate_root(bytes, "reserve");
+                                                     element_name(), n);
+    if constexpr (holds_objects) {
+      (void)bytes;
+      const std::size_t used = static_cast<std::size_t>(st_->extents[0]) * row_objects();
+      reallocate_objects(n, used, 0, [](value_type*) {}, "reserve");
+    } else {
+      reallocate_root(bytes, "reserve");
+    }
   }
 }
 
@@ -839,8 +932,200 @@ void array<T, Rank, Space>::shrink() const
     }
   }
   if (st_->buf.nbytes() > st_->used_bytes()) {
-    reallocate_root(st_->used_bytes(), "shrink");
+    if constexpr (holds_objects) {
+      // Relocated as growth relocates (strong guarantee), where std::vector::shrink_to_fit moves.
+      const std::size_t used = static_cast<std::size_t>(st_->extents[0]) * row_objects();
+      reallocate_objects(st_->extents[0], used, 0, [](value_type*) {}, "shrink");
+    } else {
+      reallocate_root(st_->used_bytes(), "shrink");
+    }
   }
+}
+
+// ---- object elements -----------------------------------------------------------------------------
+// The algorithms of libstdc++'s std::vector, so that object elements are constructed, copied,
+// moved, assigned and destroyed as often, and a throw leaves what std::vector leaves. Counts are
+// in elements: a row of a rank-N array holds row_objects() of them. After every step the root's
+// extents[0] counts the rows whose elements are alive, so the storage destroys exactly those.
+
+template <class T, int Rank, memory_space Space>
+template <class Make>
+void array<T, Rank, Space>::reallocate_objects(index_t new_cap_rows, std::size_t gap_at,
+                                               std::size_t gap, Make&& make, const char* op) const {
+  refuse_if_exported(op);
+  const std::size_t n = static_cast<std::size_t>(st_->extents[0]) * row_objects();
+  st_->buf.reallocate_objects(
+      static_cast<std::size_t>(new_cap_rows) * st_->row_bytes(), [&](void* to, void* from) {
+        auto* fresh = static_cast<value_type*>(to);
+        auto* old = static_cast<value_type*>(from);
+        make(fresh + gap_at);  // first, while the old block (maybe holding the value) is intact
+        try {
+          detail::relocate_objects(old, old + gap_at, fresh);
+        } catch (...) {
+          std::destroy_n(fresh + gap_at, gap);
+          throw;
+        }
+        try {
+          detail::relocate_objects(old + gap_at, old + n, fresh + gap_at + gap);
+        } catch (...) {
+          std::destroy_n(fresh, gap_at + gap);
+          throw;
+        }
+        std::destroy_n(old, n);
+      });
+}
+
+template <class T, int Rank, memory_space Space>
+template <bool CopyFirst, class... Args>
+void array<T, Rank, Space>::emplace_object(index_t pos, const char* op, Args&&... args) const {
+  require_growable(op);
+  const index_t n = st_->extents[0];
+  if (pos < 0 || pos > n) {
+    throw index_error(std::string("tack::array::") + op + ": position " + std::to_string(pos) +
+                      " is outside [0, " + std::to_string(n) + "] for " + describe());
+  }
+  value_type* p = object_data();
+  if (n < st_->capacity_rows()) {
+    // Room left: at the end, construct in place; before it, construct the last element from its
+    // neighbour, shift the rest up by move assignment, then assign the new value.
+    const auto shift_in = [&](value_type&& x) {
+      std::construct_at(p + n, std::move(p[n - 1]));
+      st_->extents[0] = n + 1;
+      std::move_backward(p + pos, p + n - 1, p + n);
+      p[pos] = std::move(x);
+    };
+    if (pos == n) {
+      std::construct_at(p + n, std::forward<Args>(args)...);
+      st_->extents[0] = n + 1;
+    } else if constexpr (!CopyFirst && sizeof...(Args) == 1 &&
+                         (std::is_same_v<std::remove_cvref_t<Args>, value_type> && ...) &&
+                         (!std::is_lvalue_reference_v<Args> && ...)) {
+      shift_in(std::move(args)...);
+    } else {
+      // The value may be an element that the shift moves: made before anything moves.
+      value_type x(std::forward<Args>(args)...);
+      shift_in(std::move(x));
+    }
+  } else {
+    reallocate_objects(
+        new_capacity_rows(grown_rows(n, 1, op), op), static_cast<std::size_t>(pos), 1,
+        [&](value_type* at) { std::construct_at(at, std::forward<Args>(args)...); }, op);
+    st_->extents[0] = n + 1;
+  }
+  st_->buf.bump_version();
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::insert_object_rows(index_t pos, index_t count, const value_type* values,
+                                               bool fill, const char* op) const {
+  require_growable(op);
+  const index_t n = st_->extents[0];
+  if (pos < 0 || pos > n) {
+    throw index_error(std::string("tack::array::") + op + ": position " + std::to_string(pos) +
+                      " is outside [0, " + std::to_string(n) + "] for " + describe());
+  }
+  if (count == 0) return;
+  const index_t needed = grown_rows(n, count, op);
+  const std::size_t row = row_objects();
+  const std::size_t e_n = static_cast<std::size_t>(n) * row;
+  const std::size_t e_pos = static_cast<std::size_t>(pos) * row;
+  const std::size_t e_cnt = static_cast<std::size_t>(count) * row;
+  const auto set_alive = [&](std::size_t elements) {
+    st_->extents[0] = row ? static_cast<index_t>(elements / row) : n + count;
+  };
+  value_type* p = object_data();
+  std::vector<value_type> own;
+  if (!fill && e_cnt) {
+    // Values inside this array's block are copied first (std::vector leaves that undefined).
+    const std::size_t cap_elems = static_cast<std::size_t>(st_->capacity_rows()) * row;
+    std::less<const value_type*> before;
+    if (p && !before(values, p) && before(values, p + cap_elems)) {
+      own.assign(values, values + e_cnt);
+      values = own.data();
+    }
+  }
+  if (needed > st_->capacity_rows()) {
+    reallocate_objects(
+        new_capacity_rows(needed, op), e_pos, e_cnt,
+        [&](value_type* at) {
+          if (fill) {
+            std::uninitialized_fill_n(at, e_cnt, *values);
+          } else {
+            std::uninitialized_copy_n(values, e_cnt, at);
+          }
+        },
+        op);
+    set_alive(e_n + e_cnt);
+    st_->buf.bump_version();
+    return;
+  }
+  const std::size_t after = e_n - e_pos;
+  if (fill) {
+    const value_type x(*values);  // the value may be an element that the shift moves
+    if (after > e_cnt) {
+      std::uninitialized_move(p + e_n - e_cnt, p + e_n, p + e_n);
+      set_alive(e_n + e_cnt);
+      std::move_backward(p + e_pos, p + e_n - e_cnt, p + e_n);
+      std::fill(p + e_pos, p + e_pos + e_cnt, x);
+    } else {
+      std::uninitialized_fill_n(p + e_n, e_cnt - after, x);
+      set_alive(e_n + e_cnt - after);
+      std::uninitialized_move(p + e_pos, p + e_n, p + e_n + e_cnt - after);
+      set_alive(e_n + e_cnt);
+      std::fill(p + e_pos, p + e_n, x);
+    }
+  } else if (after > e_cnt) {
+    std::uninitialized_move(p + e_n - e_cnt, p + e_n, p + e_n);
+    set_alive(e_n + e_cnt);
+    std::move_backward(p + e_pos, p + e_n - e_cnt, p + e_n);
+    std::copy(values, values + e_cnt, p + e_pos);
+  } else {
+    std::uninitialized_copy(values + after, values + e_cnt, p + e_n);
+    set_alive(e_n + e_cnt - after);
+    std::uninitialized_move(p + e_pos, p + e_n, p + e_n + e_cnt - after);
+    set_alive(e_n + e_cnt);
+    std::copy(values, values + after, p + e_pos);
+  }
+  st_->buf.bump_version();
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::resize_objects(index_t n, const value_type* value, const char* op) const {
+  require_growable(op);
+  if (n < 0) {
+    throw value_error(std::string("tack::array::") + op + ": size " + std::to_string(n) +
+                      " is negative for " + describe());
+  }
+  const index_t old = st_->extents[0];
+  const std::size_t row = row_objects();
+  const std::size_t e_old = static_cast<std::size_t>(old) * row;
+  const std::size_t e_new = static_cast<std::size_t>(n) * row;
+  value_type* p = object_data();
+  if (n > old) {
+    if (n <= st_->capacity_rows()) {
+      if (value) {
+        const value_type x(*value);  // resize(n, x) inserts copies of a copy, as std::vector does
+        std::uninitialized_fill(p + e_old, p + e_new, x);
+      } else {
+        std::uninitialized_value_construct(p + e_old, p + e_new);
+      }
+    } else {
+      reallocate_objects(
+          new_capacity_rows(n, op), e_old, e_new - e_old,
+          [&](value_type* at) {
+            if (value) {
+              std::uninitialized_fill_n(at, e_new - e_old, *value);
+            } else {
+              std::uninitialized_value_construct_n(at, e_new - e_old);
+            }
+          },
+          op);
+    }
+  } else if (n < old) {
+    std::destroy(p + e_new, p + e_old);
+  }
+  st_->extents[0] = n;
+  st_->buf.bump_version();
 }
 
 }  // namespace tack

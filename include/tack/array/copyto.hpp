@@ -7,8 +7,10 @@
 #include <tack/core/concepts.hpp>
 #include <tack/core/kernel_form.hpp>
 
+#include <array>
 #include <cstring>
 #include <initializer_list>
+#include <tuple>
 #include <span>
 #include <string>
 #include <vector>
@@ -68,6 +70,13 @@ void copyto(const array<T, R, S>& dst, std::span<const V> values) {
                       std::to_string(values.size()) + ")) do not match " + dst.describe() +
                       " (shape " + expected + ")");
   }
+  if constexpr (array<T, R, S>::holds_objects) {
+    // Assignment, with memmove's result when the values are elements of `dst`.
+    detail::assign_objects(reinterpret_cast<T*>(detail::array_access::byte_range(dst).first),
+                           values.data(), n);
+    dst.bump_version();
+    return;
+  }
   if (dst.layout() == layout::aos) {
     detail::copy_bytes(reinterpret_cast<void*>(detail::array_access::byte_range(dst).first),
                        dst.host_accessible(), values.data(), true, n * sizeof(T));
@@ -99,14 +108,51 @@ void copyto(const array<T, R, S>& dst, std::initializer_list<std::remove_const_t
   copyto(dst, std::span<const std::remove_const_t<T>>(values.begin(), values.size()));
 }
 
+namespace detail {
+/// The rank a source's `shape()` gives (a rank-2 or rank-3 implicit array, a kernel view), 1 for
+/// sources without one.
+template <class Src>
+consteval int source_rank() {
+  if constexpr (requires(const Src& s) { std::tuple_size<std::remove_cvref_t<decltype(s.shape())>>::value; }) {
+    return static_cast<int>(std::tuple_size_v<std::remove_cvref_t<decltype(std::declval<const Src&>().shape())>>);
+  } else {
+    return 1;
+  }
+}
+
+/// A source of rank > 1 must have the destination's shape, not only its element count: a (3, 2)
+/// grid copied into a (2, 3) array is a `value_error` naming both shapes.
+template <class A, class Src>
+void require_same_shape(const A& dst, const Src& src) {
+  if constexpr (source_rank<Src>() > 1) {
+    const auto ss = src.shape();
+    const auto ds = dst.shape();
+    bool same = ss.size() == ds.size();
+    for (std::size_t d = 0; same && d < ss.size(); ++d) same = static_cast<index_t>(ss[d]) == ds[d];
+    if (!same) {
+      std::array<index_t, std::tuple_size_v<decltype(ss)>> source_shape{};
+      for (std::size_t d = 0; d < ss.size(); ++d) source_shape[d] = static_cast<index_t>(ss[d]);
+      throw value_error("tack::copyto: the source's shape " + shape_string(source_shape) +
+                        " differs from the destination's shape " + shape_string(ds) + " (" +
+                        dst.describe() + "); a source of rank " +
+                        std::to_string(ss.size()) + " is copied index by index, so the shapes must "
+                        "match: reshape() the destination to the source's shape");
+    }
+  }
+}
+}  // namespace detail
+
 /// Copies any readable array (an implicit array, a kernel view, a user's array type) into `dst`,
-/// element by element in one pass, without materializing `src`. Sizes must match.
+/// element by element in one pass, without materializing `src`. A source of rank > 1 (a 2-D or
+/// 3-D implicit array, a 2-D view) must have `dst`'s shape; a rank-1 source fills `dst` in
+/// row-major order and needs only the same size.
 template <class T, int R, memory_space S, class Src>
   requires(!is_array_v<Src> && (readable_array<Src> ||
                                 requires(const Src& s) { s.visit_kernel_form([](auto) {}); }))
 void copyto(const array<T, R, S>& dst, const Src& src) {
   static_assert(!std::is_const_v<T>, "tack::copyto: the destination is a read-only handle");
   detail::require_copy_target(dst, "copyto");
+  detail::require_same_shape(dst, src);
   visit_kernel_form(src, [&](const auto& k) {
     if (static_cast<index_t>(k.size()) != dst.size()) {
       throw value_error("tack::copyto: the source has " + std::to_string(k.size()) +

@@ -24,7 +24,9 @@ std::array<index_t, R> to_shape(const index_t (&e)[R]) {
 }  // namespace detail
 
 /// Uninitialized array; costs no pass over memory. The element type defaults to `float`, as the
-/// seed's factories do: `auto a = tack::empty({6, 3});  // array<float, 2>`
+/// seed's factories do: `auto a = tack::empty({6, 3});  // array<float, 2>`. Elements that are
+/// objects (`std::string`, classes with constructors) are value-initialized, as `std::vector(n)`
+/// makes them: `auto names = tack::empty<std::string>({2, 3});  // six empty strings`
 template <class T = float, std::size_t R>
 array<T, static_cast<int>(R)> empty(const index_t (&extents)[R], const options& opts = {}) {
   return detail::make_array<T, static_cast<int>(R)>(detail::to_shape(extents), opts);
@@ -42,9 +44,16 @@ array<T, 1> empty(std::integral auto n, const options& opts = {}) {
 /// Array of `value`. `auto a = tack::full({100}, tack::vec3f{1, 0, 0});`
 template <class T, int R>
 array<T, R> full(const shape<R>& s, const T& value, const options& opts = {}) {
-  auto a = empty<T>(s, opts);
-  a.fill(value);
-  return a;
+  if constexpr (array<T, R>::holds_objects) {
+    // Copy-constructed, as std::vector(n, value) makes them.
+    return detail::array_access::allocate_objects<T, R, memory_space::dynamic>(
+        s.extents, opts, default_device(),
+        [&value](T* p, std::size_t n) { std::uninitialized_fill_n(p, n, value); });
+  } else {
+    auto a = empty<T>(s, opts);
+    a.fill(value);
+    return a;
+  }
 }
 template <class T, std::size_t R>
 array<T, static_cast<int>(R)> full(const index_t (&extents)[R], const T& value,
@@ -61,10 +70,14 @@ array<T, 1> full(std::integral auto n, const T& value, const options& opts = {})
 template <class T = float, int R>
 array<T, R> zeros(const shape<R>& s, const options& opts = {}) {
   auto a = empty<T>(s, opts);
-  bool known_zero = a.layout() == layout::aos && a.size() > 0 &&
-                    detail::array_access::storage_of(a)->buf.zeroed();
-  if (!known_zero) a.fill(T{});
-  return a;
+  if constexpr (array<T, R>::holds_objects) {
+    return a;  // already value-initialized: each element is T{}
+  } else {
+    bool known_zero = element<T> && a.layout() == layout::aos && a.size() > 0 &&
+                      detail::array_access::storage_of(a)->buf.zeroed();
+    if (!known_zero) a.fill(T{});
+    return a;
+  }
 }
 template <class T = float, std::size_t R>
 array<T, static_cast<int>(R)> zeros(const index_t (&extents)[R], const options& opts = {}) {
@@ -135,7 +148,7 @@ array<std::remove_const_t<T>, R, S> full_like(const array<T, R, S>& a,
 
 /// A vector or matrix array from its components given as scalars.
 template <class T>
-  requires(!is_scalar_v<T>)
+  requires(is_vec_v<T> || is_mat_v<T>)
 array<T, 1> array_from_components(std::span<const scalar_t<T>> components, const options& opts = {}) {
   constexpr auto n = static_cast<std::size_t>(components_v<T>);
   if (components.size() % n != 0) {
@@ -158,9 +171,16 @@ array<T, 1> array_from_components(std::span<const scalar_t<T>> components, const
 /// not a multiple of the components is a `value_error` naming both shapes.
 template <class T>
 array<T, 1> array_from(std::span<const T> values, const options& opts = {}) {
-  auto a = empty<T>(static_cast<index_t>(values.size()), opts);
-  copyto(a, values);
-  return a;
+  if constexpr (array<T, 1>::holds_objects) {
+    // Copy-constructed, as std::vector(first, last) makes them.
+    return detail::array_access::allocate_objects<T, 1, memory_space::dynamic>(
+        {static_cast<index_t>(values.size())}, opts, default_device(),
+        [&values](T* p, std::size_t n) { std::uninitialized_copy_n(values.data(), n, p); });
+  } else {
+    auto a = empty<T>(static_cast<index_t>(values.size()), opts);
+    copyto(a, values);
+    return a;
+  }
 }
 template <class T>
 array<T, 1> array_from(std::initializer_list<T> values, const options& opts = {}) {
@@ -172,7 +192,7 @@ array<T, 1> array_from(const std::vector<T, A>& values, const options& opts = {}
 }
 /// Components given as scalars for a vector or matrix element type.
 template <class T>
-  requires(!is_scalar_v<T>)
+  requires(is_vec_v<T> || is_mat_v<T>)
 array<T, 1> array_from(std::initializer_list<scalar_t<T>> components, const options& opts = {}) {
   return array_from_components<T>(std::span<const scalar_t<T>>(components.begin(), components.size()),
                                   opts);

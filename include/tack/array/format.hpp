@@ -18,10 +18,10 @@ void print_value(std::ostream& os, const V& v) {
     os << (v ? "true" : "false");
   } else if constexpr (std::is_same_v<V, std::int8_t> || std::is_same_v<V, std::uint8_t>) {
     os << static_cast<int>(v);  // small integers print as numbers, not characters
-  } else if constexpr (is_scalar_v<V>) {
-    os << v;
-  } else {
+  } else if constexpr (is_vec_v<V> || is_mat_v<V>) {
     os << to_string(v);
+  } else {
+    os << v;  // scalars, and other element types through their own operator<< (std::string)
   }
 }
 // `values` is the row-major snapshot; `first` the index of this block's first element.

@@ -88,6 +88,28 @@ public:
   /// Borrowed memory cannot be reallocated (`value_error`).
   void reallocate(std::size_t new_bytes, std::size_t keep_bytes);
 
+  /// Replaces the allocation by one of `new_bytes` bytes from the same allocator, where the
+  /// contents are objects rather than bytes: `relocate(fresh, old)` builds the new block's
+  /// contents from the old one and destroys the old objects, or throws having left the old block
+  /// as it was and nothing alive in the new one. On a throw the new block is released and nothing
+  /// has changed (strong guarantee). Host memory that the buffer allocated only.
+  /// `b.reallocate_objects(bytes, [&](void* to, void* from) { ...move, then destroy... });`
+  template <class Relocate>
+  void reallocate_objects(std::size_t new_bytes, Relocate&& relocate) {
+    auto& s = *state_;
+    void* fresh = s.alloc->allocate(new_bytes);  // may throw: nothing has changed yet
+    try {
+      relocate(fresh, s.data);
+    } catch (...) {
+      s.alloc->deallocate(fresh, new_bytes);
+      throw;
+    }
+    s.alloc->deallocate(s.data, s.capacity);
+    s.data = fresh;
+    s.capacity = new_bytes;
+    s.zeroed = false;
+  }
+
   /// A keep-alive token: holding it keeps the allocation alive.
   std::shared_ptr<void> keep_alive() const noexcept { return state_; }
 

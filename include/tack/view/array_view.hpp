@@ -5,7 +5,9 @@
 /// `spacing`-th element of a buffer, row-major over `shape`; `tack::mc_array_view<T>(pointer, rows,
 /// cols)` reads a flat buffer of tuples as a 2-D array. Both are `mdview`s with `layout_stride`
 /// (the strides are the row-major ones times the spacing), so they pass wherever an mdview does.
-/// Like every view they cannot resize: they have no growth members at all.
+/// Like every view they cannot resize: they have no growth members at all. The memory-space
+/// parameter (Axom's `ArrayView<T, DIM, SPACE>`) says where the memory is, for functions and
+/// kernels that require one: `void add(tack::array_view<int, 1, tack::memory_space::device> c);`
 
 #include <array>
 #include <compare>
@@ -15,12 +17,16 @@
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
+#include <tack/memory/memory_space.hpp>
 #include <tack/view/extents.hpp>
 #include <tack/view/layout_stride.hpp>
 #include <tack/view/mdview.hpp>
 #include <type_traits>
 
 namespace tack {
+
+template <int Rank>
+struct shape;
 
 namespace detail {
 
@@ -112,15 +118,16 @@ public:
 }  // namespace detail
 
 /// Axom's `ArrayView`: `T` elements at `data()[k * spacing]`, `k` row-major over `shape`.
-/// `tack::array_view<int, 2> c(buf, {3, 2});  c(1, 1) = 9;  // buf[3] == 9`
-template <class T, int Rank = 1>
+/// `Space` names the memory space the pointer is in (`dynamic`: any); a `tack::array` converts to
+/// the view of its space implicitly. `tack::array_view<int, 2> c(buf, {3, 2});  c(1, 1) = 9;`
+template <class T, int Rank = 1, memory_space Space = memory_space::dynamic>
 class array_view : public mdview<T, dextents<Rank>, layout_stride> {
   static_assert(Rank >= 1 && Rank <= max_rank, "tack::array_view: the rank is between 1 and 8");
   using base = mdview<T, dextents<Rank>, layout_stride>;
 
   index_t spacing_ = 1;
 
-  template <class, int>
+  template <class, int, memory_space>
   friend class array_view;
 
 public:
@@ -144,6 +151,13 @@ public:
                                         index_t spacing = 1)
       : base(data, make_mapping(shape, spacing)), spacing_(spacing) {}
 
+  /// The same from a `tack::shape`, as every factory taking a shape accepts one.
+  /// `tack::array_view v(p, tack::shape{2, 3}, 4);  // array_view<T, 2>`
+  template <int R>
+    requires(R == Rank)
+  TACK_HOST_DEVICE constexpr array_view(T* data, const shape<R>& s, index_t spacing = 1)
+      : array_view(data, s.extents, spacing) {}
+
   /// A rank-1 view of `n` elements, one every `spacing`. `tack::array_view<float> v(p, 10);`
   TACK_HOST_DEVICE constexpr array_view(T* data, index_t n, index_t spacing = 1)
     requires(Rank == 1)
@@ -155,10 +169,18 @@ public:
   TACK_HOST_DEVICE constexpr array_view(T* data, I... shape)
       : array_view(data, std::array<index_t, std::size_t(Rank)>{index_t(shape)...}, 1) {}
 
-  /// A read-only view of a writable one. `tack::array_view<const int> r = w;`
+  /// A read-only view of a writable one, and a `dynamic` view of one in a fixed space.
+  /// `tack::array_view<const int> r = w;`
+  template <class U, memory_space S2>
+    requires((!std::is_same_v<U, T> || S2 != Space) && std::is_convertible_v<U (*)[], T (*)[]> &&
+             (S2 == Space || Space == memory_space::dynamic))
+  TACK_HOST_DEVICE constexpr array_view(const array_view<U, Rank, S2>& other) noexcept
+      : base(other), spacing_(other.spacing_) {}
+  /// A view in a fixed space from a `dynamic` one: the caller states where the memory is (the
+  /// conversion from a `tack::array` checks it). `array_view<int, 1, memory_space::host>(v)`
   template <class U>
-    requires(!std::is_same_v<U, T> && std::is_convertible_v<U (*)[], T (*)[]>)
-  TACK_HOST_DEVICE constexpr array_view(const array_view<U, Rank>& other) noexcept
+    requires(Space != memory_space::dynamic && std::is_convertible_v<U (*)[], T (*)[]>)
+  TACK_HOST_DEVICE constexpr explicit array_view(const array_view<U, Rank, memory_space::dynamic>& other) noexcept
       : base(other), spacing_(other.spacing_) {}
 
   /// Element at `(i, j, ...)` of the shape (exactly Rank indices). `c(1, 0)`
@@ -206,6 +228,17 @@ private:
     return mapping_type(extents_type(shape), strides);
   }
 };
+
+/// `tack::array_view(p, tack::shape{2, 3}, 4)` and `tack::array_view(p, std::array<tack::index_t,
+/// 2>{2, 3})` deduce the element type and the rank.
+template <class T, int R>
+TACK_HOST_DEVICE array_view(T*, const shape<R>&) -> array_view<T, R>;
+template <class T, int R>
+TACK_HOST_DEVICE array_view(T*, const shape<R>&, index_t) -> array_view<T, R>;
+template <class T, std::size_t R>
+TACK_HOST_DEVICE array_view(T*, const std::array<index_t, R>&) -> array_view<T, static_cast<int>(R)>;
+template <class T, std::size_t R>
+TACK_HOST_DEVICE array_view(T*, const std::array<index_t, R>&, index_t) -> array_view<T, static_cast<int>(R)>;
 
 /// Axom's `MCArrayView`: a flat buffer of tuples read as rows x cols.
 /// `tack::mc_array_view<int> c(a.data(), 3, 2);  // [[2, 5], [6, 11], [1, 4]]`
