@@ -279,6 +279,26 @@ private:
   std::size_t n_ = 0;
 };
 
+/// `tack::launch: argument 2 (...) is on cuda:0 but the launch runs on cpu; ...`
+template <class A>
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_launch_device(std::size_t position, const A& a,
+                                                                 const device& d) {
+  throw value_error("tack::launch: argument " + std::to_string(position) + " (" + a.describe() +
+                    ") is on " + a.device().str() + " but the launch runs on " + d.str() +
+                    "; move it with to_device(" + d.str() + ")");
+}
+
+/// `tack::launch: component 1 of argument 2 (...) is read-only; pass it as a.as_const() ...`
+template <class A>
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_launch_read_only(std::size_t position,
+                                                                    const A& a) {
+  const int c = a.read_only_component();
+  throw read_only_error(
+      "tack::launch: " + (c >= 0 ? "component " + std::to_string(c) + " of " : std::string()) +
+      "argument " + std::to_string(position) + " (" + a.describe() +
+      ") is read-only; pass it as a.as_const() to read it in a kernel");
+}
+
 /// The one walk over a launch's arguments before the kernel runs: every array inside them must be
 /// on `d` (`value_error`), a read-only one must come as `array<const T>` (`read_only_error`,
 /// naming the SoA component that refuses writes); the writable ones are remembered in `writes`.
@@ -292,19 +312,12 @@ void collect_launch_arguments(const device& d, launch_writes& writes, const Args
     ++position;
     tack::for_each_array(arg, [&](const auto& a) {
       using A = std::remove_cvref_t<decltype(a)>;
-      if (a.device() != d) {
-        throw value_error("tack::launch: argument " + std::to_string(position) + " (" +
-                          a.describe() + ") is on " + a.device().str() +
-                          " but the launch runs on " + d.str() + "; move it with to_device(" +
-                          d.str() + ")");
+      if (a.device() != d) [[unlikely]] {
+        refuse_launch_device(position, a, d);
       }
       if constexpr (!A::is_const) {
-        if (a.read_only()) {
-          const int c = a.read_only_component();
-          throw read_only_error(
-              "tack::launch: " + (c >= 0 ? "component " + std::to_string(c) + " of " : std::string()) +
-              "argument " + std::to_string(position) + " (" + a.describe() +
-              ") is read-only; pass it as a.as_const() to read it in a kernel");
+        if (a.read_only()) [[unlikely]] {
+          refuse_launch_read_only(position, a);
         }
         writes.add(a);
       }

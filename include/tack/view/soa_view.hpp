@@ -11,6 +11,7 @@
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
 #include <tack/types/item.hpp>
+#include <tack/view/detail/row_extents.hpp>
 #include <tack/view/view.hpp>
 
 #include <array>
@@ -216,10 +217,7 @@ public:
 
 private:
   scalar_type* comps_[components] = {};
-  index_t extents_[Rank] = {};
-  // Where row 0 of this view sits in its root, and the root's rows: read by bounds checks only.
-  index_t root_row_offset_ = 0;
-  index_t root_rows_ = 0;
+  detail::row_extents<Rank> ext_;
 
   template <class, int>
   friend class soa_view;
@@ -234,13 +232,8 @@ public:
   TACK_HOST_DEVICE constexpr soa_view(scalar_type* const (&comps)[components],
                                       const index_t (&extents)[Rank], index_t root_row_offset = 0,
                                       index_t root_rows = -1)
-      : root_row_offset_(root_row_offset), root_rows_(root_rows < 0 ? extents[0] : root_rows) {
+      : ext_("tack::soa_view", extents, root_row_offset, root_rows) {
     for (int c = 0; c < components; ++c) comps_[c] = comps[c];
-    for (int d = 0; d < Rank; ++d) {
-      TACK_EXPECTS(extents[d] >= 0, "tack::soa_view: extent %lld of dimension %d is negative",
-                   (long long)extents[d], d);
-      extents_[d] = extents[d];
-    }
   }
 
   /// The same with `std::array`s. `tack::soa_view<tack::vec3f> v(ptrs, shape);`
@@ -248,14 +241,8 @@ public:
       const std::array<scalar_type*, std::size_t(components)>& comps,
       const std::array<index_t, std::size_t(Rank)>& extents, index_t root_row_offset = 0,
       index_t root_rows = -1)
-      : root_row_offset_(root_row_offset), root_rows_(root_rows < 0 ? extents[0] : root_rows) {
+      : ext_("tack::soa_view", extents, root_row_offset, root_rows) {
     for (int c = 0; c < components; ++c) comps_[c] = comps[std::size_t(c)];
-    for (int d = 0; d < Rank; ++d) {
-      TACK_EXPECTS(extents[std::size_t(d)] >= 0,
-                   "tack::soa_view: extent %lld of dimension %d is negative",
-                   (long long)extents[std::size_t(d)], d);
-      extents_[d] = extents[std::size_t(d)];
-    }
   }
 
   /// A rank-1 view of `n` elements. `tack::soa_view<tack::vec2d> v({x, y}, n);`
@@ -269,16 +256,14 @@ public:
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
   TACK_HOST_DEVICE constexpr soa_view(const soa_view<U, Rank>& other) noexcept
-      : root_row_offset_(other.root_row_offset_), root_rows_(other.root_rows_) {
+      : ext_(other.ext_) {
     for (int c = 0; c < components; ++c) comps_[c] = other.comps_[c];
-    for (int d = 0; d < Rank; ++d) extents_[d] = other.extents_[d];
   }
 
   /// Element `k` of the flat row-major sequence. `v[k] = tack::vec3f{0, 0, 1};`
   template <std::integral I>
   TACK_FORCEINLINE constexpr reference operator[](I k) const {
-    TACK_IMPL_CHECK_INDEX(index_t(k), size(), "tack::soa_view", Rank > 1, -1, bounds_info());
-    return element(index_t(k));
+    return element(ext_.flat(TACK_IMPL_CHECK_SITE("tack::soa_view"), index_t(k)));
   }
 
   /// Element `(i, j, ...)`: exactly `Rank` integer indices. `v(i, j)[0] = 1.0f;`
@@ -288,18 +273,15 @@ public:
       return element(0);
     } else {
       static_assert((std::is_integral_v<I> && ...), "tack::soa_view: indices are integers");
-      return element(offset(index_t(i)...));
+      return element(ext_.offset(TACK_IMPL_CHECK_SITE("tack::soa_view"), index_t(i)...));
     }
   }
 
   /// Rows `[i, j)` of the first dimension: every component pointer offset, no allocation.
   TACK_HOST_DEVICE constexpr soa_view rows(index_t i, index_t j) const {
-    TACK_IMPL_CHECK_ROWS(i, j, extents_[0], "tack::soa_view::rows", bounds_info());
     soa_view r = *this;
-    const index_t shift = i * row_size();
+    const index_t shift = r.ext_.take_rows(TACK_IMPL_CHECK_SITE("tack::soa_view::rows"), i, j);
     for (int c = 0; c < components; ++c) r.comps_[c] = comps_[c] + shift;
-    r.extents_[0] = j - i;
-    r.root_row_offset_ = root_row_offset_ + i;
     return r;
   }
 
@@ -309,28 +291,24 @@ public:
   }
   /// Component `c` as a scalar view of the same shape and bounds info. `v.component(0)[k]`
   TACK_HOST_DEVICE constexpr view<scalar_type, Rank> component(int c) const {
-    return view<scalar_type, Rank>(comps_[c], shape(), root_row_offset_, root_rows_);
+    return view<scalar_type, Rank>(comps_[c], shape(), ext_.root_row_offset, ext_.root_rows);
   }
   /// Extent of dimension `d`.
-  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return extents_[d]; }
+  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return ext_.extents[d]; }
   /// Number of elements: the product of the extents.
-  TACK_FORCEINLINE constexpr index_t size() const noexcept {
-    index_t n = extents_[0];
-    for (int d = 1; d < Rank; ++d) n *= extents_[d];
-    return n;
-  }
+  TACK_FORCEINLINE constexpr index_t size() const noexcept { return ext_.size(); }
   /// True when `size() == 0`.
   TACK_HOST_DEVICE constexpr bool empty() const noexcept { return size() == 0; }
   /// The extents as an array.
   TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
-    std::array<index_t, std::size_t(Rank)> s{};
-    for (int d = 0; d < Rank; ++d) s[std::size_t(d)] = extents_[d];
-    return s;
+    return ext_.shape();
   }
   /// Row `0` of this view is row `root_row_offset()` of its root (0 unless made by `rows`).
-  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept { return root_row_offset_; }
+  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept {
+    return ext_.root_row_offset;
+  }
   /// Rows of the root this view was taken from (`extent(0)` unless it is a row view).
-  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept { return root_rows_; }
+  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept { return ext_.root_rows; }
 
 private:
   TACK_FORCEINLINE constexpr reference element(index_t k) const noexcept {
@@ -341,30 +319,6 @@ private:
     } else {
       return soa_ref<value_type>(comps_, k);
     }
-  }
-
-  TACK_HOST_DEVICE constexpr detail::row_info bounds_info() const noexcept {
-    return detail::row_info{root_row_offset_, extents_[0], root_rows_};
-  }
-
-  TACK_FORCEINLINE constexpr index_t row_size() const noexcept {
-    index_t n = 1;
-    for (int d = 1; d < Rank; ++d) n *= extents_[d];
-    return n;
-  }
-
-  template <class... I>
-  TACK_FORCEINLINE constexpr index_t offset(I... i) const {
-    const index_t idx[] = {i...};
-#if TACK_BOUNDS_CHECK
-    for (int d = 0; d < Rank; ++d) {
-      TACK_IMPL_CHECK_INDEX(idx[d], extents_[d], "tack::soa_view", false, Rank > 1 ? d : -1,
-                            bounds_info());
-    }
-#endif
-    index_t off = idx[0];
-    for (int d = 1; d < Rank; ++d) off = off * extents_[d] + idx[d];
-    return off;
   }
 };
 

@@ -10,6 +10,7 @@
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
 #include <tack/view/array_view.hpp>
+#include <tack/view/detail/row_extents.hpp>
 #include <tack/view/extents.hpp>
 #include <tack/view/layout_right.hpp>
 #include <tack/view/mdview.hpp>
@@ -35,10 +36,7 @@ class view {
                 "tack::view: the element type is an object type (float, tack::vec3f, ...)");
 
   T* data_ = nullptr;
-  index_t extents_[Rank] = {};
-  // Where row 0 of this view sits in its root, and the root's rows: read by bounds checks only.
-  index_t root_row_offset_ = 0;
-  index_t root_rows_ = 0;
+  detail::row_extents<Rank> ext_;
 
   template <class, int>
   friend class view;
@@ -63,25 +61,12 @@ public:
   /// The two numbers only improve bounds-check messages. `view<float>(p + 2, {2}, 2, 6)`
   TACK_HOST_DEVICE constexpr view(T* data, const index_t (&extents)[Rank], index_t root_row_offset,
                                   index_t root_rows)
-      : data_(data), root_row_offset_(root_row_offset), root_rows_(root_rows) {
-    for (int d = 0; d < Rank; ++d) {
-      TACK_EXPECTS(extents[d] >= 0, "tack::view: extent %lld of dimension %d is negative",
-                   (long long)extents[d], d);
-      extents_[d] = extents[d];
-    }
-  }
+      : data_(data), ext_("tack::view", extents, root_row_offset, root_rows) {}
 
   /// The same with a `std::array` of extents. `tack::view<float, 2> v(p, shape, 2, 6);`
   TACK_HOST_DEVICE constexpr view(T* data, const std::array<index_t, std::size_t(Rank)>& extents,
                                   index_t root_row_offset, index_t root_rows)
-      : data_(data), root_row_offset_(root_row_offset), root_rows_(root_rows) {
-    for (int d = 0; d < Rank; ++d) {
-      TACK_EXPECTS(extents[std::size_t(d)] >= 0,
-                   "tack::view: extent %lld of dimension %d is negative",
-                   (long long)extents[std::size_t(d)], d);
-      extents_[d] = extents[std::size_t(d)];
-    }
-  }
+      : data_(data), ext_("tack::view", extents, root_row_offset, root_rows) {}
 
   /// See above; not a row view. `tack::view<float, 2> v(p, shape);`
   TACK_HOST_DEVICE constexpr view(T* data, const std::array<index_t, std::size_t(Rank)>& extents)
@@ -98,15 +83,12 @@ public:
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
   TACK_HOST_DEVICE constexpr view(const view<U, Rank>& other) noexcept
-      : data_(other.data_), root_row_offset_(other.root_row_offset_), root_rows_(other.root_rows_) {
-    for (int d = 0; d < Rank; ++d) extents_[d] = other.extents_[d];
-  }
+      : data_(other.data_), ext_(other.ext_) {}
 
   /// Element `k` of the flat row-major sequence, 0 <= k < size(). `v[k] += 1;`
   template <std::integral I>
   TACK_FORCEINLINE constexpr reference operator[](I k) const {
-    TACK_IMPL_CHECK_INDEX(index_t(k), size(), "tack::view", Rank > 1, -1, bounds_info());
-    return data_[index_t(k)];
+    return data_[ext_.flat(TACK_IMPL_CHECK_SITE("tack::view"), index_t(k))];
   }
 
   /// Element `(i, j, ...)`: exactly `Rank` integer indices. `m(i, j) = 0;`
@@ -116,43 +98,36 @@ public:
       return *data_;
     } else {
       static_assert((std::is_integral_v<I> && ...), "tack::view: indices are integers");
-      return data_[offset(index_t(i)...)];
+      return data_[ext_.offset(TACK_IMPL_CHECK_SITE("tack::view"), index_t(i)...)];
     }
   }
 
   /// Rows `[i, j)` of the first dimension: the same memory, no allocation.
   /// `auto middle = v.rows(2, 4);  middle[0]` is `v[2]` for a rank-1 view.
   TACK_HOST_DEVICE constexpr view rows(index_t i, index_t j) const {
-    TACK_IMPL_CHECK_ROWS(i, j, extents_[0], "tack::view::rows", bounds_info());
     view r = *this;
-    r.data_ = data_ + i * row_size();
-    r.extents_[0] = j - i;
-    r.root_row_offset_ = root_row_offset_ + i;
+    r.data_ = data_ + r.ext_.take_rows(TACK_IMPL_CHECK_SITE("tack::view::rows"), i, j);
     return r;
   }
 
   /// Pointer to element 0 (host or device memory).
   TACK_FORCEINLINE constexpr pointer data() const noexcept { return data_; }
   /// Extent of dimension `d`.
-  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return extents_[d]; }
+  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return ext_.extents[d]; }
   /// Number of elements: the product of the extents.
-  TACK_FORCEINLINE constexpr index_t size() const noexcept {
-    index_t n = extents_[0];
-    for (int d = 1; d < Rank; ++d) n *= extents_[d];
-    return n;
-  }
+  TACK_FORCEINLINE constexpr index_t size() const noexcept { return ext_.size(); }
   /// True when `size() == 0`.
   TACK_HOST_DEVICE constexpr bool empty() const noexcept { return size() == 0; }
   /// The extents as an array.
   TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
-    std::array<index_t, std::size_t(Rank)> s{};
-    for (int d = 0; d < Rank; ++d) s[std::size_t(d)] = extents_[d];
-    return s;
+    return ext_.shape();
   }
   /// Row `0` of this view is row `root_row_offset()` of its root (0 unless made by `rows`).
-  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept { return root_row_offset_; }
+  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept {
+    return ext_.root_row_offset;
+  }
   /// Rows of the root this view was taken from (`extent(0)` unless it is a row view).
-  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept { return root_rows_; }
+  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept { return ext_.root_rows; }
 
   /// First element of the flat sequence. `for (float x : v) ...`
   TACK_HOST_DEVICE constexpr iterator begin() const noexcept { return data_; }
@@ -174,32 +149,6 @@ public:
     return array_view<U, Rank>(data_, shape(), 1);
   }
 
-private:
-  TACK_HOST_DEVICE constexpr detail::row_info bounds_info() const noexcept {
-    return detail::row_info{root_row_offset_, extents_[0], root_rows_};
-  }
-
-  // Elements per row of the first dimension.
-  TACK_FORCEINLINE constexpr index_t row_size() const noexcept {
-    index_t n = 1;
-    for (int d = 1; d < Rank; ++d) n *= extents_[d];
-    return n;
-  }
-
-  // Row-major offset of a full multi-index, each index checked against its extent.
-  template <class... I>
-  TACK_FORCEINLINE constexpr index_t offset(I... i) const {
-    const index_t idx[] = {i...};
-#if TACK_BOUNDS_CHECK
-    for (int d = 0; d < Rank; ++d) {
-      TACK_IMPL_CHECK_INDEX(idx[d], extents_[d], "tack::view", false, Rank > 1 ? d : -1,
-                            bounds_info());
-    }
-#endif
-    index_t off = idx[0];
-    for (int d = 1; d < Rank; ++d) off = off * extents_[d] + idx[d];
-    return off;
-  }
 };
 
 }  // namespace tack
