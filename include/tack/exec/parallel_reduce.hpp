@@ -32,6 +32,8 @@ namespace tack {
 namespace detail {
 
 /// Refuses, at compile time, a value function or op that does not fit the result type `T`.
+// The same chain of checks as check_scan_kernel (parallel_scan.hpp), kept apart on purpose: a
+// static_assert message must be a string literal, and each names its own operation and argument.
 template <class T, class F, class Op>
 constexpr bool check_reduce_kernel() {
   if constexpr (!std::is_invocable_v<const F&, index_t>) {

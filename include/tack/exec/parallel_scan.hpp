@@ -39,6 +39,8 @@ namespace tack {
 namespace detail {
 
 /// Refuses, at compile time, value / store functions or an op that do not fit `T`.
+// The same chain of checks as check_reduce_kernel (parallel_reduce.hpp), kept apart on purpose: a
+// static_assert message must be a string literal, and each names its own operation and argument.
 template <class T, class V, class S, class Op>
 constexpr bool check_scan_kernel() {
   if constexpr (!std::is_invocable_v<const V&, index_t>) {
