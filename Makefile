@@ -14,7 +14,7 @@ LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COM
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure -j $(JOBS)
 
-.PHONY: all deps demo test test-host test-cuda test-python python test-sanitize bench format gpu-check clean
+.PHONY: all deps demo test test-host test-cuda test-python test-mpi python test-sanitize bench format gpu-check clean
 
 all: test
 
@@ -37,7 +37,7 @@ demo: deps $(HOST_DIR)/CMakeCache.txt python
 
 ## make test: the host build and every test; the Python package and its tests; then, when nvcc
 ## exists, the CUDA variant
-test: test-host test-python $(if $(NVCC),test-cuda,)
+test: test-host test-python test-mpi $(if $(NVCC),test-cuda,)
 	@echo "make test: all variants passed"
 
 # The Python package: a virtual environment under build/ with the pinned requirements, the package
@@ -52,6 +52,8 @@ $(VENV)/.requirements: $(PY_REQS)
 	  || echo "make: warp-lang could not be installed; its DLPack tests will be skipped"
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check vtk==9.7.2 \
 	  || echo "make: vtk could not be installed; tests/python/test_vtk_files.py will be skipped"
+	MPICC=mpicc $(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-binary=mpi4py mpi4py==4.1.2 \
+	  || echo "make: mpi4py could not be built against Open MPI (mpicc); tests/python/test_mpi*.py will be skipped"
 	touch $@
 
 python: deps $(VENV)/.requirements
@@ -63,6 +65,18 @@ test-python: python $(HOST_DIR)/CMakeCache.txt
 	cmake --build $(HOST_DIR) --target dataset_write_samples -j $(JOBS)
 	TACK_DATASET_SAMPLES_EXE=$(CURDIR)/$(HOST_DIR)/tests/dataset/dataset_write_samples \
 	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests/python
+
+# tack::mpi from Python under mpirun (2 and 4 ranks; the C++ MPI tests run in ctest, label mpi).
+MPIRUN_FLAGS := --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root,)
+test-mpi: python
+	@$(VENV)/bin/python -c "import mpi4py" 2>/dev/null || MPICC=mpicc $(VENV)/bin/python -m pip install -q \
+	  --disable-pip-version-check --no-binary=mpi4py mpi4py==4.1.2 2>/dev/null || true
+	@if $(VENV)/bin/python -c "import mpi4py" 2>/dev/null; then \
+	  for np in 2 4; do \
+	    OMP_NUM_THREADS=1 timeout 600 mpirun -np $$np $(MPIRUN_FLAGS) $(VENV)/bin/python -m pytest -q \
+	      -p no:cacheprovider tests/python/test_mpi.py || exit 1; \
+	  done; \
+	else echo "make: mpi4py is not installed in $(VENV): the tack.mpi tests under mpirun are skipped"; fi
 
 test-host: deps $(HOST_DIR)/CMakeCache.txt
 	cmake --build $(HOST_DIR) -j $(JOBS)

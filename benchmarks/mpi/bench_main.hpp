@@ -11,6 +11,10 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 namespace tack_mpi_bench {
 
 class null_reporter : public benchmark::BenchmarkReporter {
@@ -29,6 +33,23 @@ double timed(const tack::mpi::communicator& c, F&& body) {
   MPI_Allreduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, tack::mpi::native(c));
   return worst;
 }
+
+/// Per-iteration times: `add` sets the iteration's manual time; `report` adds the median and the
+/// minimum as counters (a shared machine's load inflates the mean; the minimum is the least
+/// disturbed iteration).
+struct samples {
+  std::vector<double> t;
+  void add(benchmark::State& state, double seconds) {
+    t.push_back(seconds);
+    state.SetIterationTime(seconds);
+  }
+  void report(benchmark::State& state, double scale = 1e6, const char* unit = "us") {
+    if (t.empty()) return;
+    std::sort(t.begin(), t.end());
+    state.counters[std::string("median_") + unit] = t[t.size() / 2] * scale;
+    state.counters[std::string("min_") + unit] = t.front() * scale;
+  }
+};
 
 inline int run(int argc, char** argv) {
   tack::mpi::environment env(argc, argv);

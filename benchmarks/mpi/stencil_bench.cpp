@@ -54,12 +54,14 @@ struct setup {
 void step(benchmark::State& state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
+  tack_mpi_bench::samples t;
   for (auto _ : state) {
-    state.SetIterationTime(tack_mpi_bench::timed(w, [&] {
+    t.add(state, tack_mpi_bench::timed(w, [&] {
       s.u.exchange_ghosts({.agree = false});
       s.apply();
     }));
   }
+  t.report(state, 1e3, "ms");
   const auto l = s.g.local_extents();
   state.counters["cells_per_rank"] = static_cast<double>(l[0] * l[1] * l[2]);
   state.counters["ranks"] = w.size();
@@ -69,16 +71,18 @@ void step(benchmark::State& state) {
 void exchange_only(benchmark::State& state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
-  for (auto _ : state) {
-    state.SetIterationTime(tack_mpi_bench::timed(w, [&] { s.u.exchange_ghosts({.agree = false}); }));
-  }
+  tack_mpi_bench::samples t;
+  for (auto _ : state) t.add(state, tack_mpi_bench::timed(w, [&] { s.u.exchange_ghosts({.agree = false}); }));
+  t.report(state, 1e3, "ms");
   state.counters["ranks"] = w.size();
 }
 
 void stencil_only(benchmark::State& state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
-  for (auto _ : state) state.SetIterationTime(tack_mpi_bench::timed(w, [&] { s.apply(); }));
+  tack_mpi_bench::samples t;
+  for (auto _ : state) t.add(state, tack_mpi_bench::timed(w, [&] { s.apply(); }));
+  t.report(state, 1e3, "ms");
   state.counters["ranks"] = w.size();
 }
 
@@ -88,6 +92,7 @@ void pingpong(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   std::vector<char> buf(static_cast<std::size_t>(state.range(0)));
   const int n = static_cast<int>(buf.size());
+  tack_mpi_bench::samples ts;
   for (auto _ : state) {
     const double t = tack_mpi_bench::timed(w, [&] {
       for (int rep = 0; rep < 10; ++rep) {
@@ -100,8 +105,9 @@ void pingpong(benchmark::State& state) {
         }
       }
     });
-    state.SetIterationTime(t / 20);  // one way
+    ts.add(state, t / 20);  // one way
   }
+  ts.report(state);
   state.SetBytesProcessed(state.iterations() * state.range(0));
 }
 
