@@ -115,9 +115,12 @@ struct array_access {
 
   /// A new root of object elements (not trivially copyable) with `shape`, made by
   /// `construct(p, n)`, which constructs the `n` elements at `p` (copies, fills...).
+  /// `id` < 0: the device's allocator (or the array's memory space); `opts` gives the layout
+  /// (refused unless AoS) and the capacity.
   template <class T, int R, memory_space S, class Construct>
-  static array<T, R, S> allocate_objects(const std::array<index_t, R>& shape, const options& opts,
-                                         tack::device fallback_device, Construct&& construct) {
+  static array<T, R, S> allocate_objects(const std::array<index_t, R>& shape, tack::device d,
+                                         allocator_id id, const options& opts,
+                                         Construct&& construct) {
     using A = array<T, R, S>;
     static_assert(A::holds_objects);
     if (opts.layout.value_or(tack::layout::aos) == tack::layout::soa) {
@@ -125,7 +128,8 @@ struct array_access {
                         std::string(A::element_name()));
     }
     A a = uninitialized<A>();
-    a.init_object_root(opts.device.value_or(fallback_device), shape, opts.capacity, opts.allocator,
+    a.init_object_root(d, shape, opts.capacity,
+                       id >= 0 ? std::optional<allocator_id>(id) : std::nullopt,
                        std::forward<Construct>(construct));
     return a;
   }
@@ -544,18 +548,21 @@ template <class T, int Rank, memory_space Space>
 array<typename array<T, Rank, Space>::value_type, Rank, Space>
 array<T, Rank, Space>::copy(const options& opts) const {
   require_valid("copy");
+  if constexpr (holds_objects) {
+    // Copy-constructed, as std::vector's copy is (same device and allocator unless `opts` says).
+    const tack::device d = opts.device.value_or(device());
+    const allocator_id id =
+        opts.allocator ? *opts.allocator : (d == device() && allocator() >= 0 ? allocator() : -1);
+    const value_type* src = element_pointer("copy");
+    return detail::array_access::allocate_objects<value_type, Rank, Space>(
+        shape(), d, id, opts, [src](value_type* p, std::size_t n) { std::uninitialized_copy_n(src, n, p); });
+  }
   options o = opts;
   const tack::device d = opts.device.value_or(device());
   if (!o.layout) o.layout = layout_;
   if (!o.allocator && d == device() && allocator() >= 0) o.allocator = allocator();
   o.device = d;
   using R = array<value_type, Rank, Space>;
-  if constexpr (holds_objects) {
-    // Copy-constructed, as std::vector's copy is.
-    const value_type* src = element_pointer("copy");
-    return detail::array_access::allocate_objects<value_type, Rank, Space>(
-        shape(), o, d, [src](value_type* p, std::size_t n) { std::uninitialized_copy_n(src, n, p); });
-  }
   R out = detail::array_access::allocate<value_type, Rank, Space>(shape(), o, d);
   detail::copy_array(out, as_const());
   return out;

@@ -47,7 +47,7 @@ array<T, R> full(const shape<R>& s, const T& value, const options& opts = {}) {
   if constexpr (array<T, R>::holds_objects) {
     // Copy-constructed, as std::vector(n, value) makes them.
     return detail::array_access::allocate_objects<T, R, memory_space::dynamic>(
-        s.extents, opts, default_device(),
+        s.extents, opts.device.value_or(default_device()), opts.allocator.value_or(-1), opts,
         [&value](T* p, std::size_t n) { std::uninitialized_fill_n(p, n, value); });
   } else {
     auto a = empty<T>(s, opts);
@@ -174,7 +174,8 @@ array<T, 1> array_from(std::span<const T> values, const options& opts = {}) {
   if constexpr (array<T, 1>::holds_objects) {
     // Copy-constructed, as std::vector(first, last) makes them.
     return detail::array_access::allocate_objects<T, 1, memory_space::dynamic>(
-        {static_cast<index_t>(values.size())}, opts, default_device(),
+        {static_cast<index_t>(values.size())}, opts.device.value_or(default_device()),
+        opts.allocator.value_or(-1), opts,
         [&values](T* p, std::size_t n) { std::uninitialized_copy_n(values.data(), n, p); });
   } else {
     auto a = empty<T>(static_cast<index_t>(values.size()), opts);
