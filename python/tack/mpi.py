@@ -238,6 +238,7 @@ def _scalars(arr):
 
 
 def _node_level(pos, end):
+    pos, end = int(pos), int(end)
     level = 62 if pos == 0 else (pos & -pos).bit_length() - 1
     while level > 0 and pos + (1 << level) > end:
         level -= 1
