@@ -4,6 +4,7 @@
 // whose printed outputs are reproduced here exactly.
 
 #include <tack/array/factories.hpp>
+#include <tack/exec/launch.hpp>
 #include <tack/view/array_view.hpp>
 #include <tack/view/mdview.hpp>
 
@@ -223,6 +224,23 @@ TEST(ArrayView, ArraysConvertImplicitly) {
   static_assert(!std::is_convertible_v<tack::array<const int>, tack::array_view<int>>);
   static_assert(!std::is_convertible_v<tack::array<int>, tack::array_view<float>>);
   static_assert(!std::is_convertible_v<tack::array<int, 2>, tack::array_view<int>>);
+}
+
+// A kernel with concrete parameter types: launch hands it the arrays as array_views.
+struct add_index {
+  TACK_HOST_DEVICE void operator()(index_t i, tack::array_view<int> out,
+                                   tack::array_view<const int> in) const {
+    out[i] = in[i] + static_cast<int>(i);
+  }
+};
+
+TEST(ArrayView, NonTemplatedKernelsTakeArraysAsViews) {
+  auto in = tack::array_from<int>({10, 20, 30});
+  auto out = tack::zeros<int>(3);
+  tack::launch(3, add_index{}, out, in.as_const());
+  EXPECT_EQ(out.to_vector(), (std::vector<int>{10, 21, 32}));
+  add_index{}(1, out, in);  // and on the host, through the array's own conversion
+  EXPECT_EQ(out[1], 21);
 }
 
 TEST(ArrayView, ConversionChecksWhatItCannotKnowAtCompileTime) {
