@@ -228,5 +228,6 @@ void bind_dlpack(nb::module_& m);
 void bind_lazy(nb::module_& m);
 void bind_algorithms(nb::module_& m);
 void bind_dataset(nb::module_& m);
+void bind_amr(nb::module_& m);
 
 }  // namespace tackpy

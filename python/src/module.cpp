@@ -70,4 +70,5 @@ NB_MODULE(_core, m) {
   bind_lazy(m);
   bind_algorithms(m);
   bind_dataset(m);
+  bind_amr(m);
 }
