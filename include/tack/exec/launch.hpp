@@ -133,6 +133,8 @@ void add_array_ranges(byte_range_set& set, const A& a) {
   a.visit_kernel_form([&](const auto& v) { add_form_ranges(set, v); });
 }
 
+/// How many pointers a kernel form holds: one per view, one per SoA component; none for other
+/// forms.
 template <class V>
 inline constexpr std::size_t form_pointer_count_v = 0;
 template <class T, int R>
@@ -140,6 +142,11 @@ inline constexpr std::size_t form_pointer_count_v<view<T, R>> = 1;
 template <class T, int R>
 inline constexpr std::size_t form_pointer_count_v<soa_view<T, R>> =
     std::size_t(soa_view<T, R>::components);
+template <class T, int R>
+inline constexpr std::size_t form_pointer_count_v<restrict_view<T, R>> = 1;
+template <class T, int R>
+inline constexpr std::size_t form_pointer_count_v<restrict_soa_view<T, R>> =
+    std::size_t(restrict_soa_view<T, R>::pointer_count);
 
 /// Whether no writable kernel view among `forms` shares a byte with another view. No allocation.
 template <class... V>
@@ -181,13 +188,6 @@ TACK_FORCEINLINE constexpr auto form_pointers(const V& v) {
     return std::tuple<>{};
   }
 }
-template <class V>
-inline constexpr std::size_t restrict_pointer_count_v = 0;
-template <class T, int R>
-inline constexpr std::size_t restrict_pointer_count_v<restrict_view<T, R>> = 1;
-template <class T, int R>
-inline constexpr std::size_t restrict_pointer_count_v<restrict_soa_view<T, R>> =
-    std::size_t(restrict_soa_view<T, R>::pointer_count);
 
 template <class F, class... P>
 TACK_IMPL_FLATTEN_LOOP void restrict_loop(const F& f, index_t begin, index_t end,
@@ -226,7 +226,7 @@ private:
   // Pointers of the forms before form J.
   template <std::size_t J>
   static constexpr std::size_t offset() {
-    return ((I < J ? restrict_pointer_count_v<T> : std::size_t(0)) + ... + std::size_t(0));
+    return ((I < J ? form_pointer_count_v<T> : std::size_t(0)) + ... + std::size_t(0));
   }
   template <std::size_t J, class Ptrs>
   TACK_FORCEINLINE auto rebind_form(const Ptrs& ptrs) const {
@@ -234,7 +234,7 @@ private:
     if constexpr (is_restrict_form_v<U>) {
       return [&]<std::size_t... C>(std::index_sequence<C...>) {
         return form<J>().with_pointers(std::get<offset<J>() + C>(ptrs)...);
-      }(std::make_index_sequence<restrict_pointer_count_v<U>>{});
+      }(std::make_index_sequence<form_pointer_count_v<U>>{});
     } else {
       return form<J>();
     }
