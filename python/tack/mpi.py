@@ -21,6 +21,7 @@ first agrees across the ranks: a rank that passes another shape makes every rank
 
 from __future__ import annotations
 
+import builtins
 import zlib
 
 import numpy as np
@@ -162,7 +163,7 @@ class DistributedArray:
         self.ghosts = int(ghosts)
         self.periodic = bool(periodic)
         self.partition = partition if partition is not None else Partition.block(
-            max(shape[0], 0) if shape else 0, comm.Get_size())
+            builtins.max(shape[0], 0) if shape else 0, comm.Get_size())
         agree(comm, "tack.mpi.DistributedArray", self.signature())
         if not shape or any(s < 0 for s in shape):
             raise ValueError(f"tack.mpi.DistributedArray: the global shape {shape} needs at least "

@@ -18,11 +18,13 @@ import tack.mpi as tm  # noqa: E402
 comm = MPI.COMM_WORLD
 
 
-def value_at(i, seed=1):
-    """Values of very different magnitudes, so that the order of additions shows."""
+def value_at(i, total, seed=1):
+    """Values at global indices `i` of a sequence of `total`, of very different magnitudes so that
+    the order of additions shows. Drawn for the whole sequence, so every rank sees the same values
+    (a draw sized by the rank's own indices would differ from rank to rank)."""
     rng = np.random.default_rng(seed)
-    u = rng.uniform(-1, 1, size=int(np.max(i)) + 1 if np.size(i) else 0)
-    e = rng.integers(-20, 21, size=u.shape[0])
+    u = rng.uniform(-1, 1, size=total)
+    e = rng.integers(-20, 21, size=total)
     return np.ldexp(u, e)[i]
 
 
@@ -37,7 +39,7 @@ def fill(a, seed=1):
     per_row = int(np.prod(a.shape[1:]))
     idx = np.arange(a.first_row * per_row, (a.first_row + a.local_rows) * per_row)
     total = a.shape[0] * per_row
-    local[...] = value_at(idx, seed).astype(local.dtype).reshape(local.shape) if total else 0
+    local[...] = value_at(idx, total, seed).astype(local.dtype).reshape(local.shape) if total else 0
 
 
 @pytest.mark.parametrize("rows", [0, 1, 5, 17])
@@ -49,7 +51,7 @@ def test_exchange_matches_serial_reference(rows, ghosts, periodic, seed):
     part = tm.Partition.block(rows, n) if seed == 0 else random_partition(rows, n, seed)
     a = tm.DistributedArray(comm, (rows, 2), tack.f64, ghosts=ghosts, periodic=periodic,
                             partition=part)
-    whole = value_at(np.arange(rows * 2)).reshape(rows, 2) if rows else np.zeros((0, 2))
+    whole = value_at(np.arange(rows * 2), rows * 2).reshape(rows, 2) if rows else np.zeros((0, 2))
     piece = np.from_dlpack(a.with_ghosts())
     piece[...] = -1.0
     np.from_dlpack(a.local())[...] = whole[a.first_row:a.first_row + a.local_rows]
