@@ -5,6 +5,8 @@
 #include <tack/dataset/vtk.hpp>
 
 #include <tack/array/factories.hpp>
+#include <tack/exec/parallel_for.hpp>
+#include <tack/exec/threads.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -632,12 +634,16 @@ public:
   const std::string& text() const { return text_; }
   std::size_t size() const { return size_; }
 
-  /// Reads `n` bytes at file offset `off` into `dst`; a short read is "truncated".
-  void pread_exact(void* dst, std::size_t n, std::size_t off, const std::string& what) const {
+  /// Refuses a read past the end of the file ("truncated").
+  void pread_check(std::size_t n, std::size_t off, const std::string& what) const {
     if (off > size_ || n > size_ - off) {
       ctx_.fail(what + " is truncated: it needs bytes up to " + std::to_string(off + n) + " but the file has " +
                 std::to_string(size_));
     }
+  }
+  /// Reads `n` bytes at file offset `off` into `dst`; a short read is "truncated".
+  void pread_exact(void* dst, std::size_t n, std::size_t off, const std::string& what) const {
+    pread_check(n, off, what);
     char* p = static_cast<char*>(dst);
     while (n > 0) {
       const ssize_t r = ::pread(fd_, p, std::min<std::size_t>(n, std::size_t{1} << 30), static_cast<off_t>(off));
@@ -650,6 +656,22 @@ public:
       off += static_cast<std::size_t>(r);
       n -= static_cast<std::size_t>(r);
     }
+  }
+  /// `pread_exact` of a large block in pieces on tack's CPU threads: reading from the page cache
+  /// is a copy by the CPU, so two threads copy about twice as fast as one.
+  void pread_parallel(void* dst, std::size_t n, std::size_t off, const std::string& what) const {
+    constexpr std::size_t piece = std::size_t{8} << 20;
+    if (n < 2 * piece || tack::num_threads() < 2) {
+      pread_exact(dst, n, off, what);
+      return;
+    }
+    pread_check(n, off, what);
+    const auto pieces = static_cast<index_t>((n + piece - 1) / piece);
+    char* base = static_cast<char*>(dst);
+    tack::parallel_for(tack::cpu(), pieces, [&](index_t k) {
+      const std::size_t begin = static_cast<std::size_t>(k) * piece;
+      pread_exact(base + begin, std::min(piece, n - begin), off + begin, what);
+    });
   }
   /// The rest of the file after `off` (appended base64 data).
   const std::string& tail(std::size_t off) {
@@ -794,7 +816,7 @@ public:
       if (__builtin_add_overflow(xml_.appended_start(), offset, &at)) fail("has an offset past the file");
       const std::size_t h = read_header_raw(at);
       if (h != nbytes) fail("holds " + std::to_string(h) + " bytes; expected " + std::to_string(nbytes));
-      file_.pread_exact(dst, nbytes, at + header_size_, "DataArray '" + name_ + "'");
+      file_.pread_parallel(dst, nbytes, at + header_size_, "DataArray '" + name_ + "'");
     } else if (encoding == "base64") {
       const std::string& tail = file_.tail(xml_.appended_start());
       if (offset > tail.size()) fail("has an offset past the appended data");

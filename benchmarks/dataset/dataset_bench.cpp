@@ -54,12 +54,23 @@ void interpolate_uniform(benchmark::State& s) {
 }
 
 // A box of nx * ny * nz cubes, 6 tetrahedra each (Kuhn's subdivision along the main diagonal).
-td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz) {
+// `jitter` > 0 moves every interior point by up to that much on each axis (a deterministic hash),
+// so that the cells no longer line up with the locator's bins: the general case.
+td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter = 0) {
   const index_t px = nx + 1, py = ny + 1, pz = nz + 1;
   auto pts = tack::empty<tack::vec3f>(px * py * pz);
+  auto shake = [&](index_t i, index_t n, std::uint64_t h) {
+    if (jitter == 0 || i == 0 || i == n - 1) return float(i);
+    h = (h ^ (h >> 31)) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+    return float(i) + jitter * (float(h % 2001) / 1000.0f - 1.0f);
+  };
   for (index_t k = 0; k < pz; ++k)
     for (index_t j = 0; j < py; ++j)
-      for (index_t i = 0; i < px; ++i) pts[i + px * (j + py * k)] = tack::vec3f{float(i), float(j), float(k)};
+      for (index_t i = 0; i < px; ++i) {
+        const auto id = static_cast<std::uint64_t>(i + px * (j + py * k));
+        pts[i + px * (j + py * k)] = tack::vec3f{shake(i, px, 3 * id + 1), shake(j, py, 3 * id + 2), shake(k, pz, 3 * id + 3)};
+      }
   const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   std::vector<index_t> conn;
   conn.reserve(static_cast<std::size_t>(nx * ny * nz * 24));
@@ -81,8 +92,8 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz) {
   return td::unstructured_grid(pts, tack::array_from(conn), tack::array_from(off), tack::array_from(types));
 }
 
-void interpolate_tets(benchmark::State& s) {
-  auto g = tet_box(50, 50, 67);  // 1,005,000 tetrahedra
+void interpolate_tets_mesh(benchmark::State& s, float jitter) {
+  auto g = tet_box(50, 50, 67, jitter);  // 1,005,000 tetrahedra
   auto v = tack::empty<float>(g.n_points());
   for (index_t i = 0; i < g.n_points(); ++i) v[i] = float(i % 97);
   td::field f(td::H1(g), v);
@@ -95,6 +106,8 @@ void interpolate_tets(benchmark::State& s) {
   s.counters["points/s"] = benchmark::Counter(double(q.size()) * double(s.iterations()), benchmark::Counter::kIsRate);
   s.counters["locator_builds"] = g.locator_builds();
 }
+void interpolate_tets(benchmark::State& s) { interpolate_tets_mesh(s, 0); }
+void interpolate_tets_jittered(benchmark::State& s) { interpolate_tets_mesh(s, 0.15f); }
 
 // 256^3 vec3f: 201 MB.
 constexpr index_t io_n = 256;
@@ -168,6 +181,7 @@ void ref_dd_read(benchmark::State& s) {
 const bool registered = [] {
   tack::bench::add("interpolate_uniform_128", "tack_h1_vec3f_1e6", interpolate_uniform)->MinTime(1.0);
   tack::bench::add("interpolate_tets_1e6", "tack_h1_f32_1e6", interpolate_tets)->MinTime(1.0);
+  tack::bench::add("interpolate_tets_1e6", "tack_h1_f32_1e6_jittered", interpolate_tets_jittered)->MinTime(1.0);
   tack::bench::add("vti_write_256", "ref_dd_write", ref_dd_write)->MinTime(2.0);
   tack::bench::add("vti_write_256", "tack_appended_raw", write_vti)->MinTime(2.0);
   tack::bench::add("vti_read_256", "ref_dd_read", ref_dd_read)->MinTime(2.0);

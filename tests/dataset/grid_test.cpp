@@ -6,6 +6,7 @@
 
 #include "common/tack_test.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -277,4 +278,78 @@ TEST(dataset_interpolate, soa_points_unstructured_and_many_points) {
   EXPECT_NEAR(r[0], 1.4, 1e-12);
   EXPECT_TRUE(std::isnan(r[1]));
   EXPECT_NEAR(r[2], 3.6, 1e-12);
+}
+
+namespace {
+// nx * ny * nz unit cubes of 6 tetrahedra each (Kuhn's subdivision), without the cubes `skip`
+// says to leave out; returns the mesh of vec3d points.
+template <class Skip>
+td::unstructured_grid kuhn_box(index_t nx, index_t ny, index_t nz, Skip skip) {
+  const index_t px = nx + 1, py = ny + 1;
+  std::vector<tack::vec3d> pts;
+  for (index_t k = 0; k <= nz; ++k)
+    for (index_t j = 0; j <= ny; ++j)
+      for (index_t i = 0; i <= nx; ++i) pts.push_back(tack::vec3d{double(i), double(j), double(k)});
+  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  std::vector<index_t> conn, off{0};
+  std::vector<std::uint8_t> types;
+  for (index_t k = 0; k < nz; ++k)
+    for (index_t j = 0; j < ny; ++j)
+      for (index_t i = 0; i < nx; ++i) {
+        if (skip(i, j, k)) continue;
+        for (const auto& p : perms) {
+          index_t c[3] = {i, j, k};
+          conn.push_back(c[0] + px * (c[1] + py * c[2]));
+          for (int a = 0; a < 3; ++a) {
+            ++c[p[a]];
+            conn.push_back(c[0] + px * (c[1] + py * c[2]));
+          }
+          off.push_back(static_cast<index_t>(conn.size()));
+          types.push_back(10);
+        }
+      }
+  return td::unstructured_grid(tack::array_from(pts), tack::array_from(conn), tack::array_from(off),
+                               tack::array_from(types));
+}
+}  // namespace
+
+// The locator's bins line up with these cells, so a cell is listed in one bin only; points on the
+// faces of the mesh inside the bin grid (an L shape's inner corner) and points outside those faces
+// by less than the tolerance must still find their cell, and points farther out must not.
+TEST(dataset_interpolate, locator_finds_points_on_faces_that_lie_on_bin_faces) {
+  auto g = kuhn_box(4, 4, 2, [](index_t i, index_t j, index_t) { return i >= 2 && j >= 2; });
+  const index_t n = g.n_points();
+  std::vector<double> v(static_cast<std::size_t>(n));
+  const auto pts = std::get<tack::array<tack::vec3d>>(g.points()).to_vector();
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = linear(pts[i]);
+  td::field f(td::H1(g), tack::array_from(v));
+  // on the inner faces x = 2 (y in [2, 4]) and y = 2 (x in [2, 4]), and at the inner corner
+  for (const tack::vec3d& p : {tack::vec3d{2, 3, 1}, tack::vec3d{2, 2.5, 0.5}, tack::vec3d{3, 2, 1.5},
+                               tack::vec3d{2, 2, 1}, tack::vec3d{2, 4, 2}, tack::vec3d{4, 2, 0}}) {
+    EXPECT_NEAR(f.interpolate(p), linear(p), 1e-9) << p[0] << " " << p[1] << " " << p[2];
+  }
+  // outside those faces by less than the tolerance: inside; by 1e-3: outside
+  EXPECT_NEAR(f.interpolate(tack::vec3d{2 + 1e-8, 3, 1}), linear(tack::vec3d{2, 3, 1}), 1e-6);
+  EXPECT_NEAR(f.interpolate(tack::vec3d{3, 2 + 1e-8, 1}), linear(tack::vec3d{3, 2, 1}), 1e-6);
+  EXPECT_TRUE(std::isnan(f.interpolate(tack::vec3d{2 + 1e-3, 3, 1})));
+  EXPECT_TRUE(std::isnan(f.interpolate(tack::vec3d{3, 3, 1})));
+  // the outer faces, just outside them by less than the tolerance, and beyond
+  EXPECT_NEAR(f.interpolate(tack::vec3d{0, 1.5, 0.5}), linear(tack::vec3d{0, 1.5, 0.5}), 1e-9);
+  EXPECT_NEAR(f.interpolate(tack::vec3d{4 + 1e-8, 1.5, 2}), linear(tack::vec3d{4, 1.5, 2}), 1e-6);
+  EXPECT_TRUE(std::isnan(f.interpolate(tack::vec3d{-1e-3, 1.5, 0.5})));
+  // every point of a lattice of 1/8 steps (many on cell and bin faces): the linear value inside
+  // the L, NaN in the cut-out corner
+  std::vector<tack::vec3d> q;
+  for (int k = 0; k <= 16; ++k)
+    for (int j = 0; j <= 32; ++j)
+      for (int i = 0; i <= 32; ++i) q.push_back(tack::vec3d{i / 8.0, j / 8.0, k / 8.0});
+  const auto r = f.interpolate(tack::array_from(q)).to_vector();
+  for (std::size_t m = 0; m < q.size(); ++m) {
+    const bool cut = q[m][0] > 2 && q[m][1] > 2;
+    if (cut) {
+      EXPECT_TRUE(std::isnan(r[m])) << q[m][0] << " " << q[m][1] << " " << q[m][2];
+    } else {
+      EXPECT_NEAR(r[m], linear(q[m]), 1e-9) << q[m][0] << " " << q[m][1] << " " << q[m][2];
+    }
+  }
 }

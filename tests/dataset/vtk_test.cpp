@@ -239,3 +239,27 @@ TEST(dataset_vtk, every_prefix_of_a_file_is_refused_or_read) {
     }
   }
 }
+
+// An appended array larger than two read pieces (8 MiB each) is read on several threads: every
+// value comes back, and a file cut inside the array is refused as truncated.
+TEST(dataset_vtk, large_appended_array_is_read_in_pieces) {
+  const index_t n = 1 << 21;  // 24 MiB of vec3f
+  td::uniform_grid g({128, 128, 128});
+  ASSERT_EQ(g.n_points(), n);
+  auto v = tack::empty<tack::vec3f>(n);
+  for (index_t i = 0; i < n; ++i) v[i] = tack::vec3f{float(i), float(i % 7), -float(i)};
+  g.fields["velocity"] = td::field(td::H1(g), v);
+  g.fields["speed"] = td::field(td::H1(g), tack::ones<double>(n));  // 16 MiB more, after it
+  const auto path = (temp_dir() / "large.vti").string();
+  td::write_vtk(g, path);
+  const auto r = td::read_vtk_as<td::uniform_grid>(path);
+  const auto got = r.fields.at("velocity").as<tack::vec3f>().values().to_vector();
+  const auto want = v.to_vector();
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_TRUE(got == want);
+  EXPECT_EQ(r.fields.at("speed").as<double>().values().to_vector().back(), 1.0);
+  const std::string bytes = slurp(path);
+  spit(temp_dir() / "large_cut.vti", bytes.substr(0, bytes.size() - (std::size_t{20} << 20)));  // inside velocity
+  EXPECT_THROW_MSG(td::read_vtk((temp_dir() / "large_cut.vti").string()), tack::value_error, "large_cut.vti",
+                   "'velocity'", "truncated");
+}

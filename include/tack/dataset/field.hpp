@@ -66,7 +66,8 @@ void with_mesh_form(const mesh_geometry& g, const tack::device& dev, F&& f) {
                   form{pv,        conn.view(), off.view(), types.view(), bs.view(), bc.view(), boxes.view(),
                        {loc->bins[0], loc->bins[1], loc->bins[2]},
                        {loc->lo[0], loc->lo[1], loc->lo[2]},
-                       {loc->inv_bin[0], loc->inv_bin[1], loc->inv_bin[2]}};
+                       {loc->inv_bin[0], loc->inv_bin[1], loc->inv_bin[2]},
+                       {loc->eps[0], loc->eps[1], loc->eps[2]}};
               f(form);
             });
           },
@@ -101,7 +102,12 @@ void for_each_interleaved_chunk(const array<T, R>& a,
   if (n == 0) return;
   if (!c.host_accessible()) {
     const auto v = c.to_vector();
-    sink(v.data(), v.size() * sizeof(V));
+    if constexpr (std::is_same_v<V, bool>) {
+      const std::vector<unsigned char> bytes(v.begin(), v.end());
+      sink(bytes.data(), bytes.size());
+    } else {
+      sink(v.data(), v.size() * sizeof(V));
+    }
     return;
   }
   if constexpr (components_v<V> > 1) {
@@ -181,7 +187,7 @@ public:
       values_.as_const().visit_kernel_form([&](auto vv) {
         detail::interpolate_kernel<T, std::decay_t<decltype(mesh)>, decltype(vv),
                                    detail::single_point<vec<S, 3>>, detail::single_result<T>>
-            k{mesh, vv, {point}, {&result}, cells};
+            k{mesh, vv, {point}, {&result}, cells, 0};
         k(0);
       });
     });
@@ -212,7 +218,7 @@ public:
         points.as_const().visit_kernel_form([&](auto pv) {
           tack::parallel_for(dev, n,
                              detail::interpolate_kernel<T, std::decay_t<decltype(mesh)>, decltype(vv),
-                                                        decltype(pv), decltype(ov)>{mesh, vv, pv, ov, cells});
+                                                        decltype(pv), decltype(ov)>{mesh, vv, pv, ov, cells, n});
         });
       });
     });

@@ -115,6 +115,68 @@ struct uniform_form {
     }
     return structured_stencil(dims, i, t, cells);
   }
+
+  /// The field at `p` straight from the cell's corners: the cell index by truncation (no `floor`
+  /// call), weights in the values' precision, and seven linear blends of the eight corners (an
+  /// axis of one point steps 0 with weight 0, so every grid takes the same path). The result is
+  /// `locate` + `combine`'s, without the stencil's arrays.
+  template <class T, class V, class P>
+  TACK_HOST_DEVICE T interpolate(const V& values, const P& p, bool cells) const {
+    using S = scalar_t<T>;
+    index_t i[3];
+    S t[3];
+    for (int d = 0; d < 3; ++d) {
+      const double f = (static_cast<double>(p[d]) - origin[d]) * inv_spacing[d];
+      const index_t n = dims[d];
+      if (!(f >= -param_tol) || !(f <= static_cast<double>(n - 1) + param_tol)) return nan_value<T>();
+      const index_t last = n > 1 ? n - 2 : 0;  // the last cell's lower point
+      index_t k = f > 0 ? static_cast<index_t>(f) : 0;
+      k = k > last ? last : k;
+      const double r = n > 1 ? f - static_cast<double>(k) : 0.0;
+      i[d] = k;
+      t[d] = static_cast<S>(r < 0 ? 0 : (r > 1 ? 1 : r));
+    }
+    if (cells) {
+      const index_t cx = dims[0] > 1 ? dims[0] - 1 : 1, cy = dims[1] > 1 ? dims[1] - 1 : 1;
+      return static_cast<T>(values[i[0] + cx * (i[1] + cy * i[2])]);
+    }
+    const index_t sx = dims[0] > 1 ? 1 : 0;
+    const index_t sy = dims[1] > 1 ? dims[0] : 0;
+    const index_t sz = dims[2] > 1 ? dims[0] * dims[1] : 0;
+    const index_t b = i[0] + dims[0] * (i[1] + dims[1] * i[2]);
+    const S ux = S(1) - t[0], uy = S(1) - t[1], uz = S(1) - t[2];
+    const T c00 = static_cast<T>(values[b]) * ux + static_cast<T>(values[b + sx]) * t[0];
+    const T c10 = static_cast<T>(values[b + sy]) * ux + static_cast<T>(values[b + sy + sx]) * t[0];
+    const T c01 = static_cast<T>(values[b + sz]) * ux + static_cast<T>(values[b + sz + sx]) * t[0];
+    const T c11 = static_cast<T>(values[b + sz + sy]) * ux + static_cast<T>(values[b + sz + sy + sx]) * t[0];
+    return (c00 * uy + c10 * t[1]) * uz + (c01 * uy + c11 * t[1]) * t[2];
+  }
+
+  /// Asks the CPU's cache for the corners of the cell of `p` (H1, interleaved values): issued a
+  /// few points ahead, so that the corner loads of several points are in flight at once.
+  template <class V, class P>
+  TACK_HOST_DEVICE void prefetch(const V& values, const P& p) const {
+#if !defined(__CUDA_ARCH__)
+    index_t b = 0, stride = 1;
+    for (int d = 0; d < 3; ++d) {
+      const double f = (static_cast<double>(p[d]) - origin[d]) * inv_spacing[d];
+      const index_t n = dims[d];
+      if (!(f >= 0) || !(f < static_cast<double>(n))) return;
+      b += stride * static_cast<index_t>(f);
+      stride *= n;
+    }
+    const index_t sy = dims[0], sz = dims[0] * dims[1];
+    const index_t last = dims[0] * dims[1] * dims[2] - 1;
+    for (index_t k : {b, b + sy, b + sz, b + sy + sz}) {
+      k = k > last ? last : k;
+      __builtin_prefetch(&values[k]);
+      __builtin_prefetch(&values[k + 1 > last ? last : k + 1]);
+    }
+#else
+    (void)values;
+    (void)p;
+#endif
+  }
 };
 
 /// A rectilinear grid on the kernel side: three increasing coordinate axes (views of doubles).
@@ -249,11 +311,37 @@ TACK_HOST_DEVICE inline bool in_reference(int type, const double (&p)[3]) {
   }
 }
 
-/// Evaluates cell `c` (its `np` point coordinates `x`) at the point `q`: fills `s` with the H1
+/// The barycentric weights of `q` in the tetrahedron `x[0..3]`; false outside (with the tolerance).
+TACK_HOST_DEVICE inline bool tetra_weights(const double (&x)[8][3], const double (&q)[3], double (&w)[8]) {
+  double a[3][3], b[3], l[3];
+  for (int d = 0; d < 3; ++d) {
+    a[d][0] = x[1][d] - x[0][d];
+    a[d][1] = x[2][d] - x[0][d];
+    a[d][2] = x[3][d] - x[0][d];
+    b[d] = q[d] - x[0][d];
+  }
+  if (!solve3(a, b, l)) return false;
+  const double l0 = 1 - l[0] - l[1] - l[2];
+  if (l[0] < -param_tol || l[1] < -param_tol || l[2] < -param_tol || l0 < -param_tol) return false;
+  w[0] = l0;
+  w[1] = l[0];
+  w[2] = l[1];
+  w[3] = l[2];
+  return true;
+}
+
+/// Evaluates cell `c` (its `np` point coordinates `x`) at the point `q`: fills `w` with the H1
 /// weights when `q` is inside. Simplices are solved directly; the others by Newton's method on
 /// VTK's shape functions (least squares for the 2-D cells, with a distance check to the plane).
+/// Not inlined on the host: one copy serves every kernel variant (it is not a template).
+#if defined(__CUDA_ARCH__) || defined(__CUDACC__)
 TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8][3], const double (&q)[3],
                                           double (&w)[8]) {
+#else
+[[gnu::noinline]] inline bool cell_weights(int type, int np, const double (&x)[8][3], const double (&q)[3],
+                                           double (&w)[8]) {
+#endif
+  if (type == 10) return tetra_weights(x, q, w);
   double size2 = 0;  // squared diagonal of the cell's box, for distance tolerances
   {
     double lo[3], hi[3];
@@ -316,23 +404,6 @@ TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8]
       w[2] = v;
       return true;
     }
-    case 10: {  // tetra: barycentric
-      double a[3][3], b[3], l[3];
-      for (int d = 0; d < 3; ++d) {
-        a[d][0] = x[1][d] - x[0][d];
-        a[d][1] = x[2][d] - x[0][d];
-        a[d][2] = x[3][d] - x[0][d];
-        b[d] = q[d] - x[0][d];
-      }
-      if (!solve3(a, b, l)) return false;
-      const double l0 = 1 - l[0] - l[1] - l[2];
-      if (l[0] < -param_tol || l[1] < -param_tol || l[2] < -param_tol || l0 < -param_tol) return false;
-      w[0] = l0;
-      w[1] = l[0];
-      w[2] = l[1];
-      w[3] = l[2];
-      return true;
-    }
     default: break;
   }
   // Newton's method on the shape functions (2-D cells: Gauss-Newton in their plane).
@@ -388,7 +459,11 @@ TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8]
 }
 
 /// An unstructured mesh with its bin locator on the kernel side. `Points` reads `vec3` points;
-/// the index views read `index_t`; `Types` reads `uint8_t`.
+/// the index views read `index_t`; `Types` reads `uint8_t`. Bins are half-open boxes of a uniform
+/// grid over the mesh's box; a cell is listed in the bins its box meets, a box face that lies on a
+/// bin face counting for one side only (so cells aligned with the bins are listed once). A point
+/// within `eps` (bin units) of a bin face also searches the bin across it, which finds the cells
+/// that contain it only within the tolerance.
 template <class Points, class Index, class Types>
 struct unstructured_form {
   Points points;
@@ -401,33 +476,53 @@ struct unstructured_form {
   index_t bins[3];
   double lo[3];
   double inv_bin[3];
+  double eps[3];
 
+  /// The cell of `bin` (or of the bins across the faces `q` is near) that contains `q`: its
+  /// stencil, or an empty one.
   template <class P>
   TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
     double q[3];
-    index_t b[3];
+    index_t first[3], last[3];
     for (int d = 0; d < 3; ++d) {
       q[d] = static_cast<double>(p[d]);
       const double f = (q[d] - lo[d]) * inv_bin[d];
-      if (!(f >= -param_tol * bins[d]) || !(f <= (1 + param_tol) * static_cast<double>(bins[d]))) return stencil{};
-      index_t k = f <= 0 ? 0 : static_cast<index_t>(f);
-      b[d] = k >= bins[d] ? bins[d] - 1 : k;
+      const double nb = static_cast<double>(bins[d]);
+      if (!(f >= -param_tol * nb - eps[d]) || !(f <= (1 + param_tol) * nb + eps[d])) return stencil{};
+      index_t k = f > 0 ? static_cast<index_t>(f) : 0;
+      k = k >= bins[d] ? bins[d] - 1 : k;
+      const double r = f - static_cast<double>(k);
+      first[d] = r < eps[d] && k > 0 ? k - 1 : k;
+      last[d] = r > 1 - eps[d] && k + 1 < bins[d] ? k + 1 : k;
     }
-    const index_t bin = b[0] + bins[0] * (b[1] + bins[1] * b[2]);
-    for (index_t k = bin_start[bin]; k < bin_start[bin + 1]; ++k) {
+    for (index_t z = first[2]; z <= last[2]; ++z) {
+      for (index_t y = first[1]; y <= last[1]; ++y) {
+        for (index_t x = first[0]; x <= last[0]; ++x) {
+          const stencil s = search(x + bins[0] * (y + bins[1] * z), q, cells);
+          if (s.n) return s;
+        }
+      }
+    }
+    return stencil{};
+  }
+
+private:
+  TACK_HOST_DEVICE stencil search(index_t bin, const double (&q)[3], bool cells) const {
+    const index_t end = bin_start[bin + 1];
+    for (index_t k = bin_start[bin]; k < end; ++k) {
       const index_t c = bin_cells[k];
       const float* box = &boxes[6 * c];
       if (q[0] < box[0] || q[1] < box[1] || q[2] < box[2] || q[0] > box[3] || q[1] > box[4] || q[2] > box[5]) continue;
       const index_t first = offsets[c];
-      const int np = static_cast<int>(offsets[c + 1] - first);
       const int type = static_cast<int>(types[c]);
-      double x[8][3] = {};
+      const int np = cell_type_points(type);  // validated against the offsets
+      double x[8][3];
       for (int a = 0; a < np; ++a) {
         const auto pt = points[connectivity[first + a]];
         for (int d = 0; d < 3; ++d) x[a][d] = static_cast<double>(pt[d]);
       }
       double w[8];
-      if (!cell_weights(type, np, x, q, w)) continue;
+      if (!(type == 10 ? tetra_weights(x, q, w) : cell_weights(type, np, x, q, w))) continue;
       stencil s;
       if (cells) {
         s.n = 1;
@@ -446,7 +541,12 @@ struct unstructured_form {
   }
 };
 
-/// The interpolation kernel: `out[i]` is the field at `points[i]`, NaN outside the mesh.
+/// How many points ahead the CPU kernel asks for the values it will read.
+inline constexpr index_t prefetch_distance = 16;
+
+/// The interpolation kernel: `out[i]` is the field at `points[i]`, NaN outside the mesh. With
+/// `n` (the number of points) set, the CPU kernel prefetches the values of point `i + 16` where
+/// the mesh form can say which they are (interleaved values: their addresses are known).
 template <class T, class Mesh, class Values, class Points, class Out>
 struct interpolate_kernel {
   Mesh mesh;
@@ -454,11 +554,26 @@ struct interpolate_kernel {
   Points points;
   Out out;
   bool cells;
+  index_t n = 0;
 
   TACK_HOST_DEVICE void operator()(index_t i) const {
-    const auto p = points[i];
-    const stencil s = mesh.locate(p, cells);
-    out[i] = s.n ? combine<T>(values, s) : nan_value<T>();
+#if !defined(__CUDA_ARCH__)
+    if constexpr (requires { mesh.prefetch(values, points[i]); &values[i]; }) {
+      if (!cells && i + prefetch_distance < n) mesh.prefetch(values, points[i + prefetch_distance]);
+    }
+#endif
+    out[i] = at(points[i]);
+  }
+
+  /// The field at one point.
+  template <class P>
+  TACK_HOST_DEVICE T at(const P& p) const {
+    if constexpr (requires { mesh.template interpolate<T>(values, p, cells); }) {
+      return mesh.template interpolate<T>(values, p, cells);
+    } else {
+      const stencil s = mesh.locate(p, cells);
+      return s.n ? combine<T>(values, s) : nan_value<T>();
+    }
   }
 };
 

@@ -89,8 +89,9 @@ public:
   std::string describe() const override { return "rectilinear_grid " + dims_string(dims()); }
 };
 
-/// The bins of a cell locator: a uniform grid over the mesh's bounding box; each bin lists the
-/// cells whose (slightly enlarged) bounding boxes meet it.
+/// The bins of a cell locator: a uniform grid of half-open bins over the mesh's bounding box; each
+/// bin lists the cells whose bounding boxes meet it (a box face on a bin face counts for the bin
+/// above only). A query within `eps` bins of a bin face also searches across it.
 struct cell_locator {
   array<index_t> bin_start;
   array<index_t> bin_cells;
@@ -98,6 +99,7 @@ struct cell_locator {
   index_t bins[3] = {1, 1, 1};
   double lo[3] = {0, 0, 0};
   double inv_bin[3] = {0, 0, 0};
+  double eps[3] = {0, 0, 0};
 };
 
 class unstructured_geometry final : public mesh_geometry {
@@ -240,16 +242,15 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
     for (int d = 0; d < 3; ++d) lo[d] = hi[d] = 0;
   }
   // Bins as large as the mean cell box on each axis (a cell then meets few bins and a bin holds
-  // few cells); the mesh's box is enlarged by the tolerance so that points on its faces are in.
+  // few cells), over the mesh's box exactly: a mesh whose cells line up with the bins (one made
+  // from a structured grid) lists each cell once. Points outside the box by the tolerance fall in
+  // the outer bins (the query clamps).
   double ext[3];
   index_t total = 1;
   for (int d = 0; d < 3; ++d) {
-    const double pad = param_tol * (hi[d] - lo[d]) + 1e-300;
-    lo[d] -= pad;
-    hi[d] += pad;
     ext[d] = hi[d] - lo[d];
     const double h = nc > 0 ? mean_ext[d] / static_cast<double>(nc) : 0.0;
-    index_t b = ext[d] > 0 && h > 0 ? static_cast<index_t>(std::floor(ext[d] / h)) : 1;
+    index_t b = ext[d] > 0 && h > 0 ? static_cast<index_t>(std::floor(ext[d] / h * (1 + 1e-12))) : 1;
     b = std::clamp<index_t>(b, 1, 1024);
     if (total * b > (index_t{1} << 26)) b = std::max<index_t>(1, (index_t{1} << 26) / total);
     loc->bins[d] = b;
@@ -257,10 +258,26 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
     loc->inv_bin[d] = ext[d] > 0 ? static_cast<double>(b) / ext[d] : 0.0;
     total *= b;
   }
+  // A cell holds points up to its tolerance outside its box: the largest cell's tolerance, in
+  // bins, is how near a bin face a query must be to search across it.
+  {
+    double max_ext[3] = {0, 0, 0};
+    for (index_t c = 0; c < nc; ++c)
+      for (int d = 0; d < 3; ++d)
+        max_ext[d] = std::max(max_ext[d], boxes[static_cast<std::size_t>(c) * 6 + 3 + static_cast<std::size_t>(d)] -
+                                              boxes[static_cast<std::size_t>(c) * 6 + static_cast<std::size_t>(d)]);
+    for (int d = 0; d < 3; ++d) {
+      double big = 0;  // the largest cell extent on any axis (a distance tolerance is isotropic)
+      for (int e = 0; e < 3; ++e) big = std::max(big, max_ext[e]);
+      loc->eps[d] = std::min(0.25, 4 * param_tol * (1 + big * loc->inv_bin[d]) + 1e-9);
+    }
+  }
   auto bin_range = [&](const double* b, int d, index_t& first, index_t& last) {
     const double f0 = (b[d] - lo[d]) * loc->inv_bin[d], f1 = (b[3 + d] - lo[d]) * loc->inv_bin[d];
-    first = std::clamp<index_t>(static_cast<index_t>(std::floor(f0)), 0, loc->bins[d] - 1);
-    last = std::clamp<index_t>(static_cast<index_t>(std::floor(f1)), 0, loc->bins[d] - 1);
+    // the bins [floor(f0), ceil(f1)): a box face on a bin face (up to rounding, 1e-9 bins)
+    // belongs to the bin above; queries that near a face search both bins
+    first = std::clamp<index_t>(static_cast<index_t>(std::floor(f0 + 1e-9)), 0, loc->bins[d] - 1);
+    last = std::clamp<index_t>(static_cast<index_t>(std::ceil(f1 - 1e-9)) - 1, first, loc->bins[d] - 1);
   };
   std::vector<index_t> start(static_cast<std::size_t>(total) + 1, 0);
   for (int pass = 0; pass < 2; ++pass) {
