@@ -39,16 +39,53 @@ print("written through NumPy:", temperature.numpy()[1, 0])
 imported = tack.from_dlpack(np.arange(4.0))
 print("imported from NumPy:", imported, "read-only:", imported.read_only)
 
-# Dataset fields: values on a mesh, written as a VTK file that ParaView opens.
+# Dataset fields: values on a mesh, written as a VTK file that ParaView opens, and a picture.
 import os  # noqa: E402
+import sys  # noqa: E402
 import tempfile  # noqa: E402
 
 import tack.dataset as td  # noqa: E402
 
-data = td.uniform_grid((16, 16, 4), spacing=(1 / 15, 1 / 15, 1 / 3))
-space = td.H1(data)
-speed = tack.array((np.arange(space.size, dtype=np.float32) % 16) / 15.0)   # x, point by point
-data.fields["speed"] = td.Field(space, speed)
-path = os.path.join(tempfile.mkdtemp(), "tour.vti")
-td.write_vtk(data, path)
-print("wrote", path, os.path.getsize(path), "bytes:", data, "with fields", list(data.fields))
+out_dir = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="tack_tour_")
+os.makedirs(out_dir, exist_ok=True)
+
+# An analytic flow: a vortex about the z axis that decays away from it, and its pressure.
+flow = td.uniform_grid((64, 64, 8), origin=(-1.5, -1.5, 0.0), spacing=(3 / 63, 3 / 63, 1 / 7))
+space = td.H1(flow)
+xyz = tack.empty((space.size,), tack.vec3(tack.f64))
+tack.copyto(xyz, flow.points)                 # the grid's computed coordinates, x fastest
+p = np.from_dlpack(xyz)                       # (n, 3), the same memory
+swirl = np.exp(-2 * (p[:, 0] ** 2 + p[:, 1] ** 2))
+velocity = tack.array(np.stack([-p[:, 1] * swirl, p[:, 0] * swirl, 0.1 * p[:, 2]], axis=1).astype(np.float32),
+                      dtype=tack.vec3())
+flow.fields["velocity"] = td.Field(space, velocity)
+flow.fields["pressure"] = td.Field(space, tack.array((-swirl).astype(np.float32)))
+vti = os.path.join(out_dir, "tour.vti")
+td.write_vtk(flow, vti)
+again = td.read_vtk(vti)
+print("wrote", vti, os.path.getsize(vti), "bytes:", again, "with fields", list(again.fields))
+
+# One slice, z = 0.5, sampled by interpolating the field (a kernel over 200 x 200 points).
+n = 200
+s = np.linspace(-1.5, 1.5, n)
+X, Y = np.meshgrid(s, s)
+points = np.stack([X.ravel(), Y.ravel(), np.full(X.size, 0.5)], axis=1)
+u = flow.fields["velocity"].interpolate(points).numpy().reshape(n, n, 3)
+speed = np.hypot(u[..., 0], u[..., 1])
+print("speed on the slice z = 0.5: max", float(speed.max()), "at radius",
+      float(np.hypot(X, Y)[np.unravel_index(speed.argmax(), speed.shape)]), "(exact: 0.5)")
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+fig, ax = plt.subplots(figsize=(6, 5), dpi=100)
+im = ax.imshow(speed, origin="lower", extent=(-1.5, 1.5, -1.5, 1.5), cmap="viridis")
+k = slice(None, None, 12)
+ax.quiver(X[k, k], Y[k, k], u[k, k, 0], u[k, k, 1], color="white", scale=6)
+ax.set(title="tack tour: vortex speed |u| on the slice z = 0.5", xlabel="x", ylabel="y")
+fig.colorbar(im, ax=ax, label="|u| (interpolated from the 64 x 64 x 8 H1 field)")
+png = os.path.join(out_dir, "tour_slice.png")
+fig.savefig(png)
+print("wrote", png)
