@@ -416,4 +416,33 @@ std::size_t pool_cached_bytes(allocator_id pool) {
   return as_pool(pool, "pool_cached_bytes").cached();
 }
 
+namespace {
+// The CUDA ordinal of a device whose pool an operation names.
+int pool_device(device d, const char* op) {
+  if (!d.is_cuda()) {
+    throw value_error(std::string("tack::") + op + ": " + d.str() +
+                      " has no device memory pool; name a GPU (tack::cuda(id))");
+  }
+  if (!is_available(d)) {
+    throw device_error(std::string("tack::") + op + ": " + d.str() + " is not available (" +
+                       std::to_string(detail::cuda_device_count()) + " CUDA devices found" +
+                       (TACK_HAS_CUDA ? "" : "; tack was built without CUDA") + ")");
+  }
+  return d.id();
+}
+}  // namespace
+
+void set_device_pool_release_threshold(device d, std::size_t bytes) {
+  detail::cuda_set_pool_release_threshold(pool_device(d, "set_device_pool_release_threshold"), bytes);
+}
+std::size_t device_pool_reserved_bytes(device d) {
+  return detail::cuda_pool_reserved_bytes(pool_device(d, "device_pool_reserved_bytes"));
+}
+std::size_t device_pool_used_bytes(device d) {
+  return detail::cuda_pool_used_bytes(pool_device(d, "device_pool_used_bytes"));
+}
+void trim_device_pool(device d, std::size_t keep_bytes) {
+  detail::cuda_trim_pool(pool_device(d, "trim_device_pool"), keep_bytes);
+}
+
 }  // namespace tack

@@ -224,6 +224,10 @@ void copy_bytes(void* dst, bool dst_host, const void* src, bool src_host, std::s
       std::memmove(dst, src, bytes);
       return;
     }
+    if (!dst_host && !src_host) {
+      cuda_memmove(dst, src, bytes);  // through device scratch, on the device
+      return;
+    }
     std::vector<char> staging(bytes);
     copy_bytes(staging.data(), true, src, src_host, bytes);
     copy_bytes(dst, dst_host, staging.data(), true, bytes);
@@ -245,24 +249,120 @@ void move_bytes(void* dst, const void* src, std::size_t bytes, bool host) {
     std::memmove(dst, src, bytes);
     return;
   }
-  // Device memory: overlapping device-to-device copies are undefined, so stage through a copy.
-  std::vector<char> staging(bytes);
-  cuda_memcpy(staging.data(), src, bytes, cuda_copy_kind::device_to_host);
-  cuda_memcpy(dst, staging.data(), bytes, cuda_copy_kind::host_to_device);
+  // Device memory: overlapping device-to-device copies are undefined, so through device scratch.
+  cuda_memmove(dst, src, bytes);
 }
 
 void device_fill(void* dst, const void* value, std::size_t size, std::size_t count) {
   if (count == 0) return;
-  const std::size_t bytes = size * count;
-  // Stage a host block of up to 1 MiB of the pattern, then copy it repeatedly.
-  const std::size_t per_block = std::max<std::size_t>(1, (std::size_t{1} << 20) / size);
-  const std::size_t block_count = std::min(per_block, count);
-  std::vector<char> block(block_count * size);
-  host_fill(block.data(), value, size, block_count);
-  auto* d = static_cast<char*>(dst);
-  for (std::size_t done = 0; done < bytes; done += block.size()) {
-    cuda_memcpy(d + done, block.data(), std::min(block.size(), bytes - done),
-                cuda_copy_kind::host_to_device);
+  cuda_fill(dst, value, size, count);
+}
+
+namespace {
+
+// Device scratch for one staged copy, released on every path.
+class device_scratch {
+public:
+  device_scratch(std::size_t bytes, int id) : p_(cuda_malloc_device(bytes, id)), id_(id) {}
+  ~device_scratch() { cuda_free_device(p_, id_); }
+  device_scratch(const device_scratch&) = delete;
+  device_scratch& operator=(const device_scratch&) = delete;
+  char* get() const noexcept { return static_cast<char*>(p_); }
+
+private:
+  void* p_;
+  int id_;
+};
+
+// The contiguous byte ranges a span's `n` elements occupy: one for interleaved components (AoS),
+// one per component for separate ones (SoA, where the stride is one scalar).
+struct span_ranges {
+  std::vector<std::uintptr_t> first;  // where each range starts
+  std::vector<std::size_t> size;      // its bytes
+  std::vector<std::size_t> offset;    // where it goes in a packed copy of the ranges
+  std::vector<int> range_of;          // the range of each component
+  std::size_t total = 0;
+};
+
+span_ranges ranges_of(const component_span& s, std::size_t n) {
+  const auto scalar = static_cast<std::size_t>(scalar_kind_size(s.kind));
+  const auto stride = static_cast<std::size_t>(s.stride);
+  const auto comps = static_cast<std::size_t>(s.components);
+  span_ranges r;
+  r.range_of.resize(comps);
+  if (stride == scalar) {
+    for (std::size_t c = 0; c < comps; ++c) {
+      r.first.push_back(s.base[c]);
+      r.size.push_back(n * scalar);
+      r.offset.push_back(r.total);
+      r.range_of[c] = static_cast<int>(c);
+      r.total += (n * scalar + 255) / 256 * 256;  // each range 256-byte aligned in the copy
+    }
+    return r;
+  }
+  std::uintptr_t lo = s.base[0], hi = s.base[0];
+  for (std::size_t c = 0; c < comps; ++c) {
+    lo = std::min(lo, s.base[c]);
+    hi = std::max(hi, s.base[c]);
+  }
+  r.first.push_back(lo);
+  r.size.push_back(hi - lo + (n - 1) * stride + scalar);
+  r.offset.push_back(0);
+  r.total = r.size[0];
+  return r;
+}
+
+// The same span over a packed copy of its ranges at `packed`.
+std::vector<std::uintptr_t> relocated(const component_span& s, const span_ranges& r, char* packed) {
+  std::vector<std::uintptr_t> bases(static_cast<std::size_t>(s.components));
+  for (std::size_t c = 0; c < bases.size(); ++c) {
+    const auto k = static_cast<std::size_t>(r.range_of[c]);
+    bases[c] = reinterpret_cast<std::uintptr_t>(packed) + r.offset[k] + (s.base[c] - r.first[k]);
+  }
+  return bases;
+}
+
+}  // namespace
+
+void copy_components(const component_span& dst, const component_span& src, std::size_t n) {
+  if (n == 0) return;
+  if (dst.host && src.host) {
+    throw value_error("tack::detail::copy_components: both sides are in host memory; host copies "
+                      "run in the array templates' element loops");
+  }
+  if (!dst.host && !src.host) {
+    cuda_copy_components(dst, src, n);
+    return;
+  }
+  if (src.host) {
+    // Upload the source's bytes as they are, then convert on the device.
+    const span_ranges r = ranges_of(src, n);
+    const device_scratch packed(r.total, dst.device_id);
+    for (std::size_t k = 0; k < r.first.size(); ++k) {
+      copy_bytes(packed.get() + r.offset[k], false, reinterpret_cast<const void*>(r.first[k]), true,
+                 r.size[k]);
+    }
+    const auto bases = relocated(src, r, packed.get());
+    component_span staged = src;
+    staged.base = bases.data();
+    staged.host = false;
+    staged.device_id = dst.device_id;
+    cuda_copy_components(dst, staged, n);
+    return;
+  }
+  // Convert on the device into the destination's layout, then download its bytes. The ranges are
+  // exactly the destination's components: tack's vector and matrix elements are packed scalars.
+  const span_ranges r = ranges_of(dst, n);
+  const device_scratch packed(r.total, src.device_id);
+  const auto bases = relocated(dst, r, packed.get());
+  component_span staged = dst;
+  staged.base = bases.data();
+  staged.host = false;
+  staged.device_id = src.device_id;
+  cuda_copy_components(staged, src, n);
+  for (std::size_t k = 0; k < r.first.size(); ++k) {
+    copy_bytes(reinterpret_cast<void*>(r.first[k]), true, packed.get() + r.offset[k], false,
+               r.size[k]);
   }
 }
 

@@ -7,6 +7,8 @@
 #include <tack/core/error.hpp>
 #include <tack/detail/cuda_runtime.hpp>
 
+#include <string>
+
 namespace tack::detail {
 namespace {
 [[noreturn]] void no_cuda(const char* what) {
@@ -23,9 +25,24 @@ void* cuda_malloc_pinned(std::size_t) { no_cuda("pinned memory allocation"); }
 void cuda_free_device(void*, int) noexcept {}
 void cuda_free_unified(void*, int) noexcept {}
 void cuda_free_pinned(void*) noexcept {}
+void cuda_set_pool_release_threshold(int, std::uint64_t) { no_cuda("a device memory pool"); }
+std::size_t cuda_pool_reserved_bytes(int) { no_cuda("a device memory pool"); }
+std::size_t cuda_pool_used_bytes(int) { no_cuda("a device memory pool"); }
+void cuda_trim_pool(int, std::size_t) { no_cuda("a device memory pool"); }
 void cuda_memcpy(void*, const void*, std::size_t, cuda_copy_kind) { no_cuda("a device copy"); }
 void cuda_memcpy_async(void*, const void*, std::size_t, cuda_copy_kind) { no_cuda("a device copy"); }
 void cuda_memset(void*, int, std::size_t) { no_cuda("a device fill"); }
 void cuda_synchronize() {}
+bool cuda_host_pageable(const void*) { return true; }
+void cuda_fill(void*, const void*, std::size_t, std::size_t) { no_cuda("a device fill"); }
+void cuda_memmove(void*, const void*, std::size_t) { no_cuda("a device copy"); }
+void cuda_copy_components(const component_span&, const component_span&, std::size_t) {
+  no_cuda("a device copy across layouts or scalar types");
+}
+void cuda_sort(void*, std::size_t, scalar_kind, int, std::int64_t*) { no_cuda("a device sort"); }
+void cuda_permute(void*, std::size_t, const std::int64_t*, std::size_t, int) {
+  no_cuda("a device permutation");
+}
+void cuda_stream_wait_for_device(int, std::intptr_t) { no_cuda("a DLPack stream hand-over"); }
 }  // namespace tack::detail
 #endif

@@ -1,48 +1,27 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// The CUDA runtime calls of the host library (declared in tack/detail/cuda_runtime.hpp).
+// The CUDA runtime calls of the host library (declared in tack/detail/cuda_runtime.hpp): device
+// memory from stream-ordered pools, managed and pinned memory, copies (pageable host memory
+// through pinned staging buffers), and the DLPack stream hand-over.
+#include "check.hpp"
+
 #include <tack/core/error.hpp>
 #include <tack/detail/cuda_runtime.hpp>
+#include <tack/memory/copy.hpp>
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 namespace tack::detail {
 namespace {
 
-std::string describe(cudaError_t e, const char* what, const char* file, int line) {
-  return std::string("tack: ") + what + " failed: " + cudaGetErrorName(e) + " (" +
-         cudaGetErrorString(e) + ") at " + file + ":" + std::to_string(line);
-}
-
-#define TACK_IMPL_CUDA_CHECK(expr, what)                                                           \
-  do {                                                                                             \
-    cudaError_t tack_impl_err = (expr);                                                            \
-    if (tack_impl_err != cudaSuccess) {                                                            \
-      (void)cudaGetLastError(); /* clear the sticky-free error state */                           \
-      throw ::tack::device_error(describe(tack_impl_err, what, __FILE__, __LINE__));              \
-    }                                                                                              \
-  } while (0)
-
-void* checked_alloc(cudaError_t e, void* p, std::size_t bytes, const char* what) {
-  if (e == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError();
-    throw out_of_memory(std::string("tack: ") + what + " of " + std::to_string(bytes) +
-                        " bytes failed: out of device memory");
-  }
-  TACK_IMPL_CUDA_CHECK(e, what);
-  return p;
-}
-
-struct device_guard {
-  int previous = 0;
-  explicit device_guard(int id) {
-    cudaGetDevice(&previous);
-    if (previous != id) TACK_IMPL_CUDA_CHECK(cudaSetDevice(id), "cudaSetDevice");
-  }
-  ~device_guard() { cudaSetDevice(previous); }
-};
+using cuda_impl::device_guard;
 
 cudaMemcpyKind to_cuda(cuda_copy_kind k) {
   switch (k) {
@@ -52,7 +31,179 @@ cudaMemcpyKind to_cuda(cuda_copy_kind k) {
   default: return cudaMemcpyDefault;
   }
 }
+
+std::string device_name(int id) { return "cuda:" + std::to_string(id); }
+
+// Per device: whether allocations go through its default memory pool (decided once, on the first
+// allocation: the pool's release threshold is raised then, so that blocks freed between two
+// synchronizations stay reserved for the next allocation instead of going back to the driver).
+class pools {
+public:
+  static pools& get() {
+    static pools* p = new pools;  // never destroyed: arrays may be freed during exit
+    return *p;
+  }
+  // The device's pool, configured on first use, or null where the device has no memory pools.
+  cudaMemPool_t pool(int id) {
+    std::lock_guard lock(mutex_);
+    if (static_cast<std::size_t>(id) >= state_.size()) state_.resize(static_cast<std::size_t>(id) + 1);
+    auto& s = state_[static_cast<std::size_t>(id)];
+    if (!s.decided) {
+      int supported = 0;
+      TACK_IMPL_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, id),
+                           "cudaDeviceGetAttribute(cudaDevAttrMemoryPoolsSupported)");
+      if (supported) {
+        TACK_IMPL_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&s.pool, id), "cudaDeviceGetDefaultMemPool");
+        std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
+        TACK_IMPL_CUDA_CHECK(cudaMemPoolSetAttribute(s.pool, cudaMemPoolAttrReleaseThreshold, &keep),
+                             "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
+      }
+      s.decided = true;
+    }
+    return s.pool;
+  }
+  // The pool if it was configured already (frees must not configure anything).
+  cudaMemPool_t known_pool(int id) noexcept {
+    std::lock_guard lock(mutex_);
+    if (static_cast<std::size_t>(id) >= state_.size()) return nullptr;
+    return state_[static_cast<std::size_t>(id)].pool;
+  }
+
+private:
+  struct state {
+    bool decided = false;
+    cudaMemPool_t pool = nullptr;
+  };
+  std::mutex mutex_;
+  std::vector<state> state_;
+};
+
+// Two pinned buffers, their events and a stream for the staged copies of one device. The stream is
+// a blocking one: it waits for the work queued on the legacy default stream, where tack's kernels
+// and stream-ordered allocations run.
+struct staging_set {
+  int device = 0;
+  std::size_t chunk = staging_plan::default_chunk_bytes;
+  void* buf[2] = {nullptr, nullptr};
+  cudaEvent_t done[2] = {nullptr, nullptr};
+  cudaStream_t stream = nullptr;
+
+  explicit staging_set(int id) : device(id) {
+    device_guard g(id);
+    TACK_IMPL_CUDA_CHECK(cudaStreamCreate(&stream), "cudaStreamCreate");
+    for (int k = 0; k < 2; ++k) {
+      TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming),
+                           "cudaEventCreateWithFlags");
+      const cudaError_t e = cudaHostAlloc(&buf[k], chunk, cudaHostAllocPortable);
+      if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaHostAlloc (staging)", chunk, "the host", __FILE__, __LINE__);
+    }
+  }
+  ~staging_set() {
+    for (int k = 0; k < 2; ++k) {
+      if (buf[k]) (void)cudaFreeHost(buf[k]);
+      if (done[k]) (void)cudaEventDestroy(done[k]);
+    }
+    if (stream) (void)cudaStreamDestroy(stream);
+  }
+  staging_set(const staging_set&) = delete;
+  staging_set& operator=(const staging_set&) = delete;
+};
+
+// Idle staging sets, reused by later copies; one per concurrent copy at most.
+class staging_cache {
+public:
+  static staging_cache& get() {
+    static staging_cache* c = new staging_cache;  // never destroyed: copies may run at exit
+    return *c;
+  }
+  std::unique_ptr<staging_set> take(int id) {
+    {
+      std::lock_guard lock(mutex_);
+      for (std::size_t k = 0; k < idle_.size(); ++k) {
+        if (idle_[k]->device == id) {
+          auto s = std::move(idle_[k]);
+          idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(k));
+          return s;
+        }
+      }
+    }
+    return std::make_unique<staging_set>(id);
+  }
+  void give_back(std::unique_ptr<staging_set> s) noexcept {
+    std::lock_guard lock(mutex_);
+    try {
+      idle_.push_back(std::move(s));
+    } catch (...) {
+    }
+  }
+
+private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<staging_set>> idle_;
+};
+
+// The device a device pointer belongs to.
+int device_of_pointer(const void* p) {
+  cudaPointerAttributes a{};
+  TACK_IMPL_CUDA_CHECK(cudaPointerGetAttributes(&a, p), "cudaPointerGetAttributes");
+  return a.device;
+}
+
+// Host -> device from pageable memory: the host copy of chunk k into a pinned buffer overlaps the
+// DMA of chunk k - 1 from the other buffer.
+void staged_to_device(void* dst, const void* src, std::size_t bytes) {
+  const int id = device_of_pointer(dst);
+  device_guard g(id);
+  auto set = staging_cache::get().take(id);
+  const staging_plan plan{bytes, set->chunk};
+  bool used[2] = {false, false};
+  for (std::size_t k = 0; k < plan.chunks(); ++k) {
+    const auto c = plan.chunk(k);
+    if (used[c.slot]) {
+      TACK_IMPL_CUDA_CHECK(cudaEventSynchronize(set->done[c.slot]), "cudaEventSynchronize");
+    }
+    host_copy(set->buf[c.slot], static_cast<const char*>(src) + c.offset, c.size);
+    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + c.offset, set->buf[c.slot], c.size,
+                                         cudaMemcpyHostToDevice, set->stream),
+                         "cudaMemcpyAsync (staged host to device)");
+    TACK_IMPL_CUDA_CHECK(cudaEventRecord(set->done[c.slot], set->stream), "cudaEventRecord");
+    used[c.slot] = true;
+  }
+  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(set->stream), "cudaStreamSynchronize");
+  staging_cache::get().give_back(std::move(set));
+}
+
+// Device -> pageable host: the DMA of chunk k + 1 overlaps the host copy of chunk k.
+void staged_to_host(void* dst, const void* src, std::size_t bytes) {
+  const int id = device_of_pointer(src);
+  device_guard g(id);
+  auto set = staging_cache::get().take(id);
+  const staging_plan plan{bytes, set->chunk};
+  auto start = [&](std::size_t k) {
+    const auto c = plan.chunk(k);
+    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(set->buf[c.slot], static_cast<const char*>(src) + c.offset,
+                                         c.size, cudaMemcpyDeviceToHost, set->stream),
+                         "cudaMemcpyAsync (staged device to host)");
+    TACK_IMPL_CUDA_CHECK(cudaEventRecord(set->done[c.slot], set->stream), "cudaEventRecord");
+  };
+  const std::size_t chunks = plan.chunks();
+  if (chunks > 0) start(0);
+  for (std::size_t k = 0; k < chunks; ++k) {
+    if (k + 1 < chunks) start(k + 1);  // its buffer's previous chunk (k - 1) was copied out below
+    const auto c = plan.chunk(k);
+    TACK_IMPL_CUDA_CHECK(cudaEventSynchronize(set->done[c.slot]), "cudaEventSynchronize");
+    host_copy(static_cast<char*>(dst) + c.offset, set->buf[c.slot], c.size);
+  }
+  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(set->stream), "cudaStreamSynchronize");
+  staging_cache::get().give_back(std::move(set));
+}
+
 }  // namespace
+
+namespace cuda_impl {
+void* scratch_alloc(std::size_t bytes, int device_id) { return cuda_malloc_device(bytes, device_id); }
+void scratch_free(void* p, int device_id) noexcept { cuda_free_device(p, device_id); }
+}  // namespace cuda_impl
 
 int cuda_device_count() noexcept {
   int n = 0;
@@ -64,28 +215,108 @@ int cuda_device_count() noexcept {
 }
 
 void* cuda_malloc_device(std::size_t bytes, int id) {
+  if (bytes == 0) return nullptr;
   device_guard g(id);
   void* p = nullptr;
+  if (cudaMemPool_t pool = pools::get().pool(id)) {
+    // Stream-ordered on the legacy default stream: tack's kernels and copies run there (or on
+    // blocking streams, which order with it), so the block is ready for them.
+    const cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, cudaStreamLegacy);
+    if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaMallocFromPoolAsync", bytes, device_name(id), __FILE__, __LINE__);
+    return p;
+  }
   const cudaError_t e = cudaMalloc(&p, bytes);  // before reading p: argument order is unspecified
-  return checked_alloc(e, p, bytes, "cudaMalloc");
+  if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaMalloc", bytes, device_name(id), __FILE__, __LINE__);
+  return p;
 }
 void* cuda_malloc_unified(std::size_t bytes, int id) {
+  if (bytes == 0) return nullptr;
   device_guard g(id);
   void* p = nullptr;
-  const cudaError_t e = cudaMallocManaged(&p, bytes);  // before reading p: argument order is unspecified
-  return checked_alloc(e, p, bytes, "cudaMallocManaged");
+  const cudaError_t e = cudaMallocManaged(&p, bytes);
+  if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaMallocManaged", bytes, device_name(id), __FILE__, __LINE__);
+  return p;
 }
 void* cuda_malloc_pinned(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
   void* p = nullptr;
-  const cudaError_t e = cudaMallocHost(&p, bytes);  // before reading p: argument order is unspecified
-  return checked_alloc(e, p, bytes, "cudaMallocHost");
+  const cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
+  if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaHostAlloc", bytes, "the host (pinned)", __FILE__, __LINE__);
+  return p;
 }
-void cuda_free_device(void* p, int) noexcept { cudaFree(p); }
-void cuda_free_unified(void* p, int) noexcept { cudaFree(p); }
-void cuda_free_pinned(void* p) noexcept { cudaFreeHost(p); }
+void cuda_free_device(void* p, int id) noexcept {
+  if (!p) return;
+  int previous = 0;
+  (void)cudaGetDevice(&previous);
+  if (previous != id) (void)cudaSetDevice(id);
+  if (pools::get().known_pool(id)) {
+    (void)cudaFreeAsync(p, cudaStreamLegacy);
+  } else {
+    (void)cudaFree(p);
+  }
+  if (previous != id) (void)cudaSetDevice(previous);
+  (void)cudaGetLastError();  // at exit the runtime may be unloading: nothing to report to
+}
+void cuda_free_unified(void* p, int) noexcept {
+  if (p) (void)cudaFree(p);
+}
+void cuda_free_pinned(void* p) noexcept {
+  if (p) (void)cudaFreeHost(p);
+}
+
+void cuda_set_pool_release_threshold(int id, std::uint64_t bytes) {
+  device_guard g(id);
+  if (cudaMemPool_t pool = pools::get().pool(id)) {
+    TACK_IMPL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &bytes),
+                         "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
+  }
+}
+namespace {
+std::size_t pool_attribute(int id, cudaMemPoolAttr attr, const char* what) {
+  device_guard g(id);
+  cudaMemPool_t pool = pools::get().pool(id);
+  if (!pool) return 0;
+  std::uint64_t v = 0;
+  TACK_IMPL_CUDA_CHECK(cudaMemPoolGetAttribute(pool, attr, &v), what);
+  return static_cast<std::size_t>(v);
+}
+}  // namespace
+std::size_t cuda_pool_reserved_bytes(int id) {
+  return pool_attribute(id, cudaMemPoolAttrReservedMemCurrent,
+                        "cudaMemPoolGetAttribute(cudaMemPoolAttrReservedMemCurrent)");
+}
+std::size_t cuda_pool_used_bytes(int id) {
+  return pool_attribute(id, cudaMemPoolAttrUsedMemCurrent,
+                        "cudaMemPoolGetAttribute(cudaMemPoolAttrUsedMemCurrent)");
+}
+void cuda_trim_pool(int id, std::size_t keep_bytes) {
+  device_guard g(id);
+  if (cudaMemPool_t pool = pools::get().pool(id)) {
+    TACK_IMPL_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    TACK_IMPL_CUDA_CHECK(cudaMemPoolTrimTo(pool, keep_bytes), "cudaMemPoolTrimTo");
+  }
+}
+
+bool cuda_host_pageable(const void* p) {
+  cudaPointerAttributes a{};
+  const cudaError_t e = cudaPointerGetAttributes(&a, p);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  return a.type == cudaMemoryTypeUnregistered;
+}
 
 void cuda_memcpy(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind) {
   if (bytes == 0) return;
+  if (kind == cuda_copy_kind::host_to_device && staging_plan::staged(bytes, cuda_host_pageable(src))) {
+    staged_to_device(dst, src, bytes);
+    return;
+  }
+  if (kind == cuda_copy_kind::device_to_host && staging_plan::staged(bytes, cuda_host_pageable(dst))) {
+    staged_to_host(dst, src, bytes);
+    return;
+  }
   TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, src, bytes, to_cuda(kind)), "cudaMemcpy");
 }
 void cuda_memcpy_async(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind) {
@@ -97,5 +328,19 @@ void cuda_memset(void* p, int value, std::size_t bytes) {
   TACK_IMPL_CUDA_CHECK(cudaMemset(p, value, bytes), "cudaMemset");
 }
 void cuda_synchronize() { TACK_IMPL_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+
+void cuda_stream_wait_for_device(int id, std::intptr_t stream) {
+  device_guard g(id);
+  cudaStream_t consumer = stream == 1   ? cudaStreamLegacy
+                          : stream == 2 ? cudaStreamPerThread
+                                        : reinterpret_cast<cudaStream_t>(stream);
+  if (consumer == cudaStreamLegacy) return;  // tack's work is queued there already
+  cudaEvent_t ready = nullptr;
+  TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  cudaError_t e = cudaEventRecord(ready, cudaStreamLegacy);
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(consumer, ready, 0);
+  (void)cudaEventDestroy(ready);  // destroying a recorded event is safe: the wait keeps it
+  TACK_IMPL_CUDA_CHECK(e, "cudaStreamWaitEvent (DLPack consumer stream)");
+}
 
 }  // namespace tack::detail

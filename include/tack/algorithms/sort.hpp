@@ -9,11 +9,15 @@
 /// independent pieces by merge-path co-ranks so that every round, the last included, keeps all
 /// threads busy. `sort` is not stable (equal keys are indistinguishable anyway); `sort_by_key` is
 /// stable (ties keep the values' order), so its result does not depend on the thread count.
-/// Arrays in device memory need the CUDA backend's sort, which tack does not have yet: they are a
-/// `device_error`.
+/// Arrays in device memory are sorted on their GPU (`detail::cuda_sort`, src/cuda/sort.cu): CUB's
+/// radix sort (floating-point keys: NaNs moved to the end first, keeping their bits);
+/// `sort_by_key` sorts the keys with their positions (stable) and permutes the values on the
+/// device. In a build without CUDA they are a `device_error`.
 
 #include <tack/algorithms/reduce.hpp>
 #include <tack/array/array.hpp>
+#include <tack/config.hpp>
+#include <tack/detail/cuda_runtime.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/threads.hpp>
@@ -132,17 +136,46 @@ void parallel_sort(T* data, index_t n, const Comp& comp) {
   std::sort(data, data + n, comp);
 }
 
-/// Checks a sort target: writable, in host memory.
+/// Checks a sort target: writable; in device memory only in a build with CUDA.
 template <class T, int R, memory_space S>
 void require_sortable(const char* op, const char* role, const array<T, R, S>& a) {
   if (a.read_only()) {
     throw read_only_error(std::string(op) + ": " + role + a.describe() + " is read-only");
   }
-  if (!a.host_accessible()) {
+  if (!TACK_HAS_CUDA && !a.host_accessible()) {
     throw device_error(std::string(op) + ": " + role + a.describe() +
                        " is in device memory; sorting device memory needs the CUDA backend's "
-                       "sort, which tack does not have yet; sort a host copy "
-                       "(a.to_device(tack::cpu())) and copy it back");
+                       "sort, and tack was built without CUDA (configure with "
+                       "TACK_ENABLE_CUDA=ON); or sort a host copy (a.to_device(tack::cpu())) and "
+                       "copy it back");
+  }
+}
+
+/// `sort_by_key` on the device: keys and values in the same device's memory (a `value_error`
+/// naming both otherwise); the values are permuted as the keys' positions say, each byte range
+/// of them (one for AoS, one per component for SoA) on the device.
+template <class K, int RK, memory_space SK, class V, int RV, memory_space SV>
+void sort_by_key_on_device(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
+  if (keys.host_accessible() || values.host_accessible() || keys.device() != values.device()) {
+    throw value_error("tack::sort_by_key: the keys (" + keys.describe() + ") and the values (" +
+                      values.describe() + ") must both be in host memory or both in the memory "
+                      "of one GPU; move one with to_device()");
+  }
+  if constexpr (!array<V, RV, SV>::holds_objects) {
+    const auto n = static_cast<std::size_t>(keys.size());
+    const int id = keys.device().id();
+    const buffer positions = buffer::allocate(keys.device(), n * sizeof(std::int64_t));
+    auto* permutation = static_cast<std::int64_t*>(positions.data());
+    cuda_sort(keys.data(), n, scalar_kind_of_v<K>, id, permutation);
+    if (values.layout() == layout::aos) {
+      cuda_permute(reinterpret_cast<void*>(array_access::byte_range(values).first), sizeof(V),
+                   permutation, n, id);
+    } else if constexpr (array<V, RV, SV>::can_be_soa) {
+      for (const auto& c : values.components()) {
+        cuda_permute(reinterpret_cast<void*>(array_access::byte_range(c).first),
+                     sizeof(scalar_t<V>), permutation, n, id);
+      }
+    }
   }
 }
 
@@ -155,8 +188,9 @@ struct keyed_index {
 
 }  // namespace detail
 
-/// Sorts a rank-1 array of scalars in place, ascending (NaNs last). Device memory is a
-/// `device_error`, a read-only array a `read_only_error`. `tack::sort(a);`
+/// Sorts a rank-1 array of scalars in place, ascending (NaNs last); device memory on its GPU (a
+/// `device_error` in a build without CUDA); a read-only array is a `read_only_error`.
+/// `tack::sort(a);`
 template <class T, int R, memory_space S>
 void sort(const array<T, R, S>& a) {
   if constexpr (std::is_const_v<T>) {
@@ -172,6 +206,12 @@ void sort(const array<T, R, S>& a) {
   } else {
     detail::require_sortable("tack::sort", "", a);
     if (a.size() < 2) return;
+    if (!a.host_accessible()) {
+      detail::cuda_sort(a.data(), static_cast<std::size_t>(a.size()), scalar_kind_of_v<T>,
+                        a.device().id(), nullptr);
+      a.bump_version();
+      return;
+    }
     T* const data = a.data();
     if constexpr (std::is_floating_point_v<T>) {
       // NaNs go last in one pass first, so that the sort itself compares with a plain `<` (a
@@ -209,6 +249,12 @@ void sort_by_key(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
                         values.describe() + ")");
     }
     if (n < 2) return;
+    if (!keys.host_accessible() || !values.host_accessible()) {
+      detail::sort_by_key_on_device(keys, values);
+      keys.bump_version();
+      values.bump_version();
+      return;
+    }
     using entry = detail::keyed_index<K>;
     std::vector<entry> items(static_cast<std::size_t>(n));
     K* kp = keys.data();

@@ -485,6 +485,29 @@ bool arrays_overlap(const A& a, const B& b) {
   return found;
 }
 
+/// Where the scalars of a non-empty array of vector, matrix or scalar elements are, for
+/// `copy_components`: `bases` receives the first scalar of each component.
+template <class A>
+component_span component_span_of(const A& a, std::vector<std::uintptr_t>& bases) {
+  using V = typename A::value_type;
+  using S = scalar_t<V>;
+  constexpr int comps = components_v<V>;
+  bases.resize(static_cast<std::size_t>(comps));
+  std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(sizeof(V));
+  if (a.layout() == tack::layout::aos) {
+    const std::uintptr_t first = array_access::byte_range(a).first;
+    for (int c = 0; c < comps; ++c) bases[static_cast<std::size_t>(c)] = first + static_cast<std::size_t>(c) * sizeof(S);
+  } else if constexpr (A::can_be_soa) {
+    const auto parts = a.components();
+    for (int c = 0; c < comps; ++c) {
+      bases[static_cast<std::size_t>(c)] = array_access::byte_range(parts[static_cast<std::size_t>(c)]).first;
+    }
+    stride = static_cast<std::ptrdiff_t>(sizeof(S));
+  }
+  return {bases.data(), comps, stride, scalar_kind_of_v<S>, a.host_accessible(),
+          a.device().is_cuda() ? a.device().id() : 0};
+}
+
 /// Copies `src` into `dst` (same value type, same size, any layouts and devices); the one path
 /// under copy(), to_device() and copyto() between arrays. Overlapping arrays give the result of
 /// copying from a snapshot of `src` (memmove's, as NumPy gives): one AoS range is moved in place,
@@ -520,24 +543,11 @@ void copy_array(const D& dst, const S& src) {
       src.as_const().visit_kernel_form([&](auto sv) {
         dst.visit_kernel_form([&](auto dv) { copy_elements_host(dv, sv, dst.size()); });
       });
-    } else {
-      // Device memory across layouts goes through a host staging copy until a device kernel
-      // does it (the CUDA backend adds one).
-      auto values = src.to_vector();
-      for (int c = 0; c < D::components_per_element; ++c) {
-        if (dst.layout() == tack::layout::soa) {
-          std::vector<typename D::scalar_type> part(values.size());
-          for (std::size_t i = 0; i < values.size(); ++i)
-            part[i] = get_component<typename D::scalar_type>(values[i], c);
-          auto comp = dst.components()[static_cast<std::size_t>(c)];
-          copy_bytes(reinterpret_cast<void*>(array_access::byte_range(comp).first),
-                     comp.host_accessible(), part.data(), true, part.size() * sizeof(part[0]));
-        }
-      }
-      if (dst.layout() == tack::layout::aos) {
-        copy_bytes(reinterpret_cast<void*>(array_access::byte_range(dst).first),
-                   dst.host_accessible(), values.data(), true, dst.nbytes());
-      }
+    } else if (dst.size() > 0) {
+      // Device memory across layouts: one component-wise kernel on the device (memory/copy.hpp).
+      std::vector<std::uintptr_t> dst_bases, src_bases;
+      copy_components(component_span_of(dst, dst_bases), component_span_of(src, src_bases),
+                      static_cast<std::size_t>(dst.size()));
     }
   }
   dst.bump_version();
@@ -589,6 +599,17 @@ auto array<T, Rank, Space>::astype() const {
   o.device = device();
   o.layout = layout_;
   Out out = detail::array_access::allocate<R, Rank, Space>(shape(), o, device());
+  if (!host_accessible()) {
+    // Device memory: converted on the device, one component-wise kernel (memory/copy.hpp).
+    if (size() > 0) {
+      std::vector<std::uintptr_t> dst_bases, src_bases;
+      detail::copy_components(detail::component_span_of(out, dst_bases),
+                              detail::component_span_of(as_const(), src_bases),
+                              static_cast<std::size_t>(size()));
+    }
+    out.bump_version();
+    return out;
+  }
   auto values = to_vector();
   std::vector<R> converted(values.size());
   using RS = scalar_t<R>;

@@ -6,6 +6,7 @@
 #include <tack/array/array.hpp>
 #include <tack/core/concepts.hpp>
 #include <tack/core/kernel_form.hpp>
+#include <tack/exec/parallel_for.hpp>
 
 #include <array>
 #include <cstring>
@@ -142,10 +143,62 @@ void require_same_shape(const A& dst, const Src& src) {
 }
 }  // namespace detail
 
+namespace detail {
+/// The kernel of a copy from a computed array into device memory: `dst[i] = src[i]`.
+template <class D, class K>
+struct store_kernel {
+  D dst;
+  K src;
+  TACK_HOST_DEVICE void operator()(index_t i) const {
+    D out = dst;  // kernel forms are shallow-const: a copy stores through to the same memory
+    out[i] = src[i];
+  }
+};
+
+TACK_IMPL_KERNEL_ABI_BEGIN
+/// `copyto(dst, src)` into device memory: one kernel on `dst`'s device (in code compiled by nvcc in
+/// a CUDA build; elsewhere `with_backend_of` refuses with a `device_error` saying so). Every array
+/// the source reads must be on that device; when one shares memory with `dst`, the values go
+/// into a fresh device array first and are then copied (NumPy's result).
+template <class T, int R, memory_space S, class Src, class K>
+void copy_computed_on_device(const array<T, R, S>& dst, const Src& src, const K& k) {
+  bool overlap = false;
+  tack::for_each_array(src, [&](const auto& a) {
+    if (a.device() != dst.device()) {
+      throw value_error("tack::copyto: the source holds " + a.describe() + ", but the destination " +
+                        dst.describe() + " is on " + dst.device().str() +
+                        "; the copy runs there and reads only arrays on that device: move the "
+                        "array with to_device(" + dst.device().str() + ") first");
+    }
+    overlap = overlap || arrays_overlap(dst, a);
+  });
+  auto run = [&](const auto& target) {
+    target.visit_kernel_form([&](auto dv) {
+      const store_kernel<decltype(dv), K> kernel{dv, k};
+      with_backend_of(dst.device(), "tack::copyto",
+                      [&](auto backend) { tack::parallel_for(backend, target.size(), kernel); });
+    });
+  };
+  if (!overlap) {
+    run(dst);
+    return;
+  }
+  options o;
+  o.device = dst.device();
+  o.layout = dst.layout();
+  auto staged = array_access::allocate<T, R, S>(dst.shape(), o, dst.device());
+  run(staged);
+  copy_array(dst, staged.as_const());
+}
+TACK_IMPL_KERNEL_ABI_END
+}  // namespace detail
+
+TACK_IMPL_KERNEL_ABI_BEGIN
 /// Copies any readable array (an implicit array, a kernel view, a user's array type) into `dst`,
 /// element by element in one pass, without materializing `src`. A source of rank > 1 (a 2-D or
 /// 3-D implicit array, a 2-D view) must have `dst`'s shape; a rank-1 source fills `dst` in
-/// row-major order and needs only the same size.
+/// row-major order and needs only the same size. Into device memory the pass is one kernel on
+/// `dst`'s device (code compiled by nvcc; arrays the source holds must be on that device).
 template <class T, int R, memory_space S, class Src>
   requires(!is_array_v<Src> && (readable_array<Src> ||
                                 requires(const Src& s) { s.visit_kernel_form([](auto) {}); }))
@@ -160,9 +213,8 @@ void copyto(const array<T, R, S>& dst, const Src& src) {
                         std::to_string(dst.size()));
     }
     if (!dst.host_accessible()) {
-      throw device_error("tack::copyto: " + dst.describe() +
-                         " is in device memory; copying a computed array there needs a kernel "
-                         "(tack::launch on that device)");
+      detail::copy_computed_on_device(dst, src, k);
+      return;
     }
     bool overlap = false;
     tack::for_each_array(src, [&](const auto& a) { overlap = overlap || detail::arrays_overlap(dst, a); });
@@ -180,6 +232,7 @@ void copyto(const array<T, R, S>& dst, const Src& src) {
   });
   dst.bump_version();
 }
+TACK_IMPL_KERNEL_ABI_END
 
 namespace detail {
 // What a destination that is not a tack::array needs before a host pass: every tack::array it

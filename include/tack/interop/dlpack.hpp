@@ -22,6 +22,7 @@
 #include <tack/config.hpp>
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
+#include <tack/detail/cuda_runtime.hpp>
 #include <tack/interop/dlpack_abi.hpp>
 #include <tack/memory/allocator.hpp>
 #include <tack/memory/device.hpp>
@@ -490,7 +491,42 @@ any_array from_dlpack_any(M* t) {
   return std::move(*out);
 }
 
+/// The producer's side of the DLPack stream protocol (the array API's `__dlpack__(stream=...)`):
+/// for CUDA memory (kDLCUDA, kDLCUDAManaged) the consumer's `stream` is made to wait for the work
+/// tack queued on the device: none means the legacy default stream (1), 2 the per-thread default
+/// stream, a value > 2 a `cudaStream_t`, -1 "no synchronization"; 0 and other negative values are
+/// refused (`value_error`). Host memory (kDLCPU) takes no stream; pinned memory (kDLCUDAHost) is
+/// written by tack before every operation returns, so a stream asks for nothing there.
+inline void dlpack_hand_over(const dlpack::DLDevice& dev, std::optional<std::intptr_t> stream,
+                             const char* op) {
+  const bool cuda = dev.device_type == dlpack::kDLCUDA || dev.device_type == dlpack::kDLCUDAManaged;
+  if (!cuda) {
+    if (stream && dev.device_type == dlpack::kDLCPU) {
+      throw value_error(std::string(op) + ": stream " + std::to_string(*stream) +
+                        " was given for host memory (kDLCPU), which has no streams; pass none");
+    }
+    return;
+  }
+  const std::intptr_t s = stream.value_or(1);
+  if (s == -1) return;
+  if (s == 0 || s < -1) {
+    throw value_error(std::string(op) + ": stream " + std::to_string(s) +
+                      " is not a CUDA stream of the DLPack protocol; pass 1 (the legacy default "
+                      "stream), 2 (the per-thread default stream), a cudaStream_t, or -1 (no "
+                      "synchronization)");
+  }
+  cuda_stream_wait_for_device(dev.device_id, s);
+}
+
 }  // namespace detail
+
+/// The `stream` tack passes to a producer's `__dlpack__` when it imports memory of device `d`:
+/// 1 (the legacy default stream, where tack's kernels and copies run) for a CUDA device, none for
+/// the CPU. `auto s = tack::dlpack_consumer_stream(tack::cuda(0));  // 1`
+inline std::optional<std::intptr_t> dlpack_consumer_stream(const device& d) noexcept {
+  if (d.is_cuda()) return std::intptr_t{1};
+  return std::nullopt;
+}
 
 /// Exports an array as a DLPack 1.x tensor, without copying. The caller owns the result and calls
 /// `t->deleter(t)` exactly once; until then the array's memory stays alive, even when every tack
@@ -512,6 +548,22 @@ dlpack::DLManagedTensorVersioned* to_dlpack(const A& a) {
                   "(auto out = tack::empty<T>(n); tack::copyto(out, x);)");
     return nullptr;
   }
+}
+
+/// The export with the consumer's stream, as `__dlpack__(stream=...)` passes it: for CUDA memory
+/// the consumer's stream waits for tack's work on the device first (none: the legacy default
+/// stream; 1, 2, a `cudaStream_t`, or -1 for no synchronization; 0 is a `value_error`); host
+/// memory takes none. `auto* t = tack::to_dlpack(a, consumer_stream);`
+template <class A>
+dlpack::DLManagedTensorVersioned* to_dlpack(const A& a, std::optional<std::intptr_t> stream) {
+  dlpack::DLManagedTensorVersioned* t = to_dlpack(a);
+  try {
+    detail::dlpack_hand_over(t->dl_tensor.device, stream, "tack::to_dlpack");
+  } catch (...) {
+    t->deleter(t);
+    throw;
+  }
+  return t;
 }
 
 /// The same export as the legacy `DLManagedTensor` (DLPack < 0.8), for consumers that know no

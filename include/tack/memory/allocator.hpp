@@ -76,6 +76,26 @@ void release_pool(allocator_id pool);
 /// Bytes a pool allocator holds in its cache right now (for tests and diagnostics).
 std::size_t pool_cached_bytes(allocator_id pool);
 
+/// Device memory of a GPU (the default allocator of `tack::cuda(id)`) comes from the device's
+/// stream-ordered memory pool (`cudaMallocAsync`): a freed block stays reserved and the next
+/// allocation reuses it without a device synchronization, up to the pool's release threshold
+/// (default: no limit; `trim_device_pool` returns memory to the driver). A CPU device is a
+/// `value_error`, an unavailable GPU a `device_error`.
+/// `tack::set_device_pool_release_threshold(tack::cuda(0), std::size_t{1} << 30);`
+void set_device_pool_release_threshold(device d, std::size_t bytes);
+
+/// Bytes the pool of GPU `d` holds from the driver: live blocks plus freed ones kept for reuse.
+/// `auto held = tack::device_pool_reserved_bytes(tack::cuda(0));`
+std::size_t device_pool_reserved_bytes(device d);
+
+/// Bytes of the pool of GPU `d` that live allocations use.
+/// `auto live = tack::device_pool_used_bytes(tack::cuda(0));`
+std::size_t device_pool_used_bytes(device d);
+
+/// Returns the pool's freed blocks to the driver (after a device synchronization), keeping at
+/// least `keep_bytes` reserved. `tack::trim_device_pool(tack::cuda(0));`
+void trim_device_pool(device d, std::size_t keep_bytes = 0);
+
 /// The default host allocator keeps freed large blocks (2 MiB and more, whole mappings) for reuse,
 /// up to a limit: a fresh block costs a page fault and the kernel's zeroing per page on first
 /// touch, which is often more than the work done with it (`b = a.copy()` in a loop). The limit

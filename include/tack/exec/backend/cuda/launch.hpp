@@ -16,10 +16,12 @@
 
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
+#include <tack/detail/cuda_runtime.hpp>
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <source_location>
 #include <string>
 
 namespace tack::backend::cuda {
@@ -35,18 +37,21 @@ inline unsigned grid_for(index_t n) {
   return static_cast<unsigned>(blocks < max_grid ? blocks : max_grid);
 }
 
-/// Throws `device_error` naming `what` and the CUDA error when `e` is not success.
-inline void check(cudaError_t e, const char* what) {
+/// Throws `device_error` naming `what`, the CUDA error and message, and the caller's file and line
+/// when `e` is not success.
+inline void check(cudaError_t e, const char* what,
+                  std::source_location where = std::source_location::current()) {
   if (e == cudaSuccess) return;
   (void)cudaGetLastError();  // clear a non-sticky error so that later calls start clean
   throw device_error(std::string(what) + ": CUDA error " + cudaGetErrorName(e) + " (" +
-                     cudaGetErrorString(e) + ")");
+                     cudaGetErrorString(e) + ") at " + where.file_name() + ":" +
+                     std::to_string(where.line()));
 }
 
 /// Checks the launch just made and waits for it: errors inside the kernel surface here.
-inline void finish(const char* what) {
-  check(cudaGetLastError(), what);
-  check(cudaDeviceSynchronize(), what);
+inline void finish(const char* what, std::source_location where = std::source_location::current()) {
+  check(cudaGetLastError(), what, where);
+  check(cudaDeviceSynchronize(), what, where);
 }
 
 /// Makes device `id` current for its lifetime and restores the previous one.
@@ -64,16 +69,16 @@ private:
   int previous_ = 0;
 };
 
-/// `count` uninitialized `T` in device memory for one operation's partial results.
+/// `count` uninitialized `T` in device memory for one operation's partial results, from the
+/// current device's stream-ordered pool (no cudaMalloc, and no synchronization when freed).
 template <class T>
 class scratch {
 public:
   scratch(std::size_t count, const char* what) {
-    void* p = nullptr;
-    check(cudaMalloc(&p, count * sizeof(T)), what);
-    data_ = static_cast<T*>(p);
+    check(cudaGetDevice(&device_), what);
+    data_ = static_cast<T*>(tack::detail::cuda_malloc_device(count * sizeof(T), device_));
   }
-  ~scratch() { (void)cudaFree(data_); }
+  ~scratch() { tack::detail::cuda_free_device(data_, device_); }
   scratch(const scratch&) = delete;
   scratch& operator=(const scratch&) = delete;
   T* data() const noexcept { return data_; }
@@ -87,6 +92,7 @@ public:
 
 private:
   T* data_ = nullptr;
+  int device_ = 0;
 };
 
 /// Blocks of a reduction or scan over `[0, n)`: at least `min_block` indices each, at most

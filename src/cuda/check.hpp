@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// What the .cu files of the library share: CUDA errors as tack exceptions naming the call, the file
+// and the CUDA message, and a guard that makes a device current. Internal to src/cuda/.
+#pragma once
+
+#include <tack/core/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace tack::detail::cuda_impl {
+
+/// `tack: cudaMemcpy failed: cudaErrorInvalidValue (invalid argument) at src/cuda/runtime.cu:88`
+inline std::string describe(cudaError_t e, const char* what, const char* file, int line) {
+  return std::string("tack: ") + what + " failed: " + cudaGetErrorName(e) + " (" +
+         cudaGetErrorString(e) + ") at " + file + ":" + std::to_string(line);
+}
+
+[[noreturn]] inline void throw_error(cudaError_t e, const char* what, const char* file, int line) {
+  (void)cudaGetLastError();  // clear a non-sticky error so that later calls start clean
+  throw device_error(describe(e, what, file, line));
+}
+
+/// An allocation that failed: `out_of_memory` naming the size and the device for
+/// cudaErrorMemoryAllocation, `device_error` otherwise.
+[[noreturn]] inline void throw_alloc_error(cudaError_t e, const char* what, std::size_t bytes,
+                                           const std::string& where, const char* file, int line) {
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    throw out_of_memory(std::string("tack: ") + what + " of " + std::to_string(bytes) +
+                        " bytes on " + where + " failed: out of device memory (" +
+                        cudaGetErrorString(e) + ") at " + file + ":" + std::to_string(line));
+  }
+  throw_error(e, what, file, line);
+}
+
+}  // namespace tack::detail::cuda_impl
+
+/// Throws `device_error` naming `what` (the call), this file and line, and the CUDA message.
+#define TACK_IMPL_CUDA_CHECK(expr, what)                                                           \
+  do {                                                                                             \
+    const cudaError_t tack_impl_err = (expr);                                                      \
+    if (tack_impl_err != cudaSuccess) {                                                            \
+      ::tack::detail::cuda_impl::throw_error(tack_impl_err, what, __FILE__, __LINE__);             \
+    }                                                                                              \
+  } while (0)
+
+namespace tack::detail::cuda_impl {
+
+/// Makes device `id` current for its lifetime and restores the previous one.
+struct device_guard {
+  int previous = 0;
+  explicit device_guard(int id) {
+    TACK_IMPL_CUDA_CHECK(cudaGetDevice(&previous), "cudaGetDevice");
+    if (previous != id) TACK_IMPL_CUDA_CHECK(cudaSetDevice(id), "cudaSetDevice");
+  }
+  ~device_guard() { (void)cudaSetDevice(previous); }
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+};
+
+/// Device memory for one operation's scratch, from the device's stream-ordered pool (freed blocks
+/// are reused without a device synchronization); released on the legacy default stream.
+void* scratch_alloc(std::size_t bytes, int device_id);
+void scratch_free(void* p, int device_id) noexcept;
+
+/// `bytes` of scratch on device `id`, released when it goes out of scope.
+class scratch_block {
+public:
+  scratch_block(std::size_t bytes, int device_id)
+      : p_(scratch_alloc(bytes, device_id)), device_(device_id) {}
+  ~scratch_block() { scratch_free(p_, device_); }
+  scratch_block(const scratch_block&) = delete;
+  scratch_block& operator=(const scratch_block&) = delete;
+  void* get() const noexcept { return p_; }
+  template <class T>
+  T* as() const noexcept {
+    return static_cast<T*>(p_);
+  }
+
+private:
+  void* p_;
+  int device_;
+};
+
+}  // namespace tack::detail::cuda_impl

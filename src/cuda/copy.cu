@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// Device-side copies of the host library (declared in tack/detail/cuda_runtime.hpp): fills,
+// overlapping moves, component-wise copies across layouts and scalar types, and permutations.
+#include "check.hpp"
+
+#include <tack/array/array.hpp>  // detail::convert_scalar: astype's conversions, one definition
+#include <tack/detail/cuda_runtime.hpp>
+#include <tack/exec/backend/cuda/launch.hpp>
+#include <tack/memory/copy.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace tack::detail {
+namespace {
+
+namespace bc = tack::backend::cuda;
+using cuda_impl::device_guard;
+
+int device_of_pointer(const void* p) {
+  cudaPointerAttributes a{};
+  TACK_IMPL_CUDA_CHECK(cudaPointerGetAttributes(&a, p), "cudaPointerGetAttributes");
+  return a.device;
+}
+
+void finish(const char* what) {
+  TACK_IMPL_CUDA_CHECK(cudaGetLastError(), what);
+  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy), what);
+}
+
+// ---- fill ----------------------------------------------------------------------------------------
+
+// The pattern of a fill in words of type W: word j of the destination is words[j % period].
+inline constexpr std::size_t max_pattern_bytes = 256;
+template <class W>
+struct fill_pattern {
+  W words[max_pattern_bytes / sizeof(W)];
+  unsigned period;
+};
+
+template <class W>
+__global__ void fill_kernel(W* dst, std::size_t nwords, fill_pattern<W> p) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (p.period == 1) {
+    const W w = p.words[0];
+    for (std::size_t j = first; j < nwords; j += stride) dst[j] = w;
+    return;
+  }
+  // The pattern in shared memory: indexed at run time, which parameter space is not made for.
+  __shared__ W words[max_pattern_bytes / sizeof(W)];
+  for (unsigned k = threadIdx.x; k < p.period; k += blockDim.x) words[k] = p.words[k];
+  __syncthreads();
+  const unsigned period = p.period;
+  for (std::size_t j = first; j < nwords; j += stride) dst[j] = words[j % period];
+}
+
+std::size_t gcd(std::size_t a, std::size_t b) {
+  while (b) {
+    const std::size_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+template <class W>
+void fill_words(void* dst, const unsigned char* value, std::size_t size, std::size_t count) {
+  const std::size_t period_bytes = size / gcd(size, sizeof(W)) * sizeof(W);  // lcm(size, W)
+  fill_pattern<W> p{};
+  auto* bytes = reinterpret_cast<unsigned char*>(p.words);
+  for (std::size_t k = 0; k < period_bytes; ++k) bytes[k] = value[k % size];
+  p.period = static_cast<unsigned>(period_bytes / sizeof(W));
+  const std::size_t nwords = size * count / sizeof(W);
+  fill_kernel<W><<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads>>>(static_cast<W*>(dst), nwords, p);
+  finish("tack: fill kernel");
+}
+
+// ---- component-wise copies -----------------------------------------------------------------------
+
+// Up to 16 components per launch (a mat4 element); more are copied in several launches.
+inline constexpr int batch = 16;
+struct side {
+  std::uintptr_t base[batch];
+  std::ptrdiff_t stride;
+};
+
+template <class To, class From>
+__device__ inline To convert(From x) {
+  if constexpr (std::is_same_v<To, From>) {
+    return x;
+  } else {
+    return convert_scalar<To>(x);
+  }
+}
+
+template <class To, class From>
+__global__ void components_kernel(side dst, side src, int components, std::size_t n) {
+  // The component addresses in shared memory: read at run-time indices by every thread.
+  __shared__ std::uintptr_t dst_base[batch], src_base[batch];
+  if (threadIdx.x < static_cast<unsigned>(components)) {
+    dst_base[threadIdx.x] = dst.base[threadIdx.x];
+    src_base[threadIdx.x] = src.base[threadIdx.x];
+  }
+  __syncthreads();
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+    const auto di = static_cast<std::ptrdiff_t>(i) * dst.stride;
+    const auto si = static_cast<std::ptrdiff_t>(i) * src.stride;
+    for (int c = 0; c < components; ++c) {
+      *reinterpret_cast<To*>(dst_base[c] + di) =
+          convert<To>(*reinterpret_cast<const From*>(src_base[c] + si));
+    }
+  }
+}
+
+// Calls f.template operator()<S>() with the C++ type of scalar kind k.
+template <class F>
+void with_scalar(scalar_kind k, F&& f) {
+  switch (k) {
+  case scalar_kind::f32: f.template operator()<float>(); break;
+  case scalar_kind::f64: f.template operator()<double>(); break;
+  case scalar_kind::i8: f.template operator()<std::int8_t>(); break;
+  case scalar_kind::i16: f.template operator()<std::int16_t>(); break;
+  case scalar_kind::i32: f.template operator()<std::int32_t>(); break;
+  case scalar_kind::i64: f.template operator()<std::int64_t>(); break;
+  case scalar_kind::u8: f.template operator()<std::uint8_t>(); break;
+  case scalar_kind::u16: f.template operator()<std::uint16_t>(); break;
+  case scalar_kind::u32: f.template operator()<std::uint32_t>(); break;
+  case scalar_kind::u64: f.template operator()<std::uint64_t>(); break;
+  case scalar_kind::boolean: f.template operator()<bool>(); break;
+  }
+}
+
+// The unsigned word of a scalar's size: copies between equal kinds move bits (NaN payloads kept).
+template <std::size_t Size>
+using bits_t = std::conditional_t<Size == 1, std::uint8_t,
+               std::conditional_t<Size == 2, std::uint16_t,
+               std::conditional_t<Size == 4, std::uint32_t, std::uint64_t>>>;
+
+void launch_components(const side& d, const side& s, int components, std::size_t n,
+                       scalar_kind dk, scalar_kind sk) {
+  const unsigned grid = bc::grid_for(static_cast<index_t>(n));
+  if (dk == sk) {
+    switch (scalar_kind_size(dk)) {
+    case 1: components_kernel<bits_t<1>, bits_t<1>><<<grid, bc::block_threads>>>(d, s, components, n); break;
+    case 2: components_kernel<bits_t<2>, bits_t<2>><<<grid, bc::block_threads>>>(d, s, components, n); break;
+    case 4: components_kernel<bits_t<4>, bits_t<4>><<<grid, bc::block_threads>>>(d, s, components, n); break;
+    default: components_kernel<bits_t<8>, bits_t<8>><<<grid, bc::block_threads>>>(d, s, components, n); break;
+    }
+    return;
+  }
+  with_scalar(dk, [&]<class To>() {
+    with_scalar(sk, [&]<class From>() {
+      components_kernel<To, From><<<grid, bc::block_threads>>>(d, s, components, n);
+    });
+  });
+}
+
+// ---- permutations --------------------------------------------------------------------------------
+
+template <class W>
+__global__ void permute_kernel(W* dst, const W* src, std::size_t words_per_element,
+                               const std::int64_t* permutation, std::size_t nwords) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < nwords; t += stride) {
+    const std::size_t i = t / words_per_element;
+    const std::size_t w = t - i * words_per_element;
+    dst[t] = src[static_cast<std::size_t>(permutation[i]) * words_per_element + w];
+  }
+}
+
+template <class W>
+void permute_words(void* dst, const void* src, std::size_t element_bytes,
+                   const std::int64_t* permutation, std::size_t n) {
+  const std::size_t per = element_bytes / sizeof(W);
+  const std::size_t nwords = per * n;
+  permute_kernel<W><<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads>>>(
+      static_cast<W*>(dst), static_cast<const W*>(src), per, permutation, nwords);
+  finish("tack: permutation kernel");
+}
+
+}  // namespace
+
+void cuda_fill(void* dst, const void* value, std::size_t size, std::size_t count) {
+  if (count == 0 || size == 0) return;
+  const auto* v = static_cast<const unsigned char*>(value);
+  device_guard g(device_of_pointer(dst));
+  const std::size_t bytes = size * count;
+  if (std::all_of(v, v + size, [&](unsigned char b) { return b == v[0]; })) {
+    TACK_IMPL_CUDA_CHECK(cudaMemset(dst, v[0], bytes), "cudaMemset");
+    return;
+  }
+  // The widest word that divides the element size and the destination's alignment, whose period
+  // lcm(size, word) fits the pattern.
+  const auto addr = reinterpret_cast<std::uintptr_t>(dst);
+  for (std::size_t w : {16u, 8u, 4u, 2u}) {
+    if (addr % w != 0 || bytes % w != 0 || size / gcd(size, w) * w > max_pattern_bytes) continue;
+    switch (w) {
+    case 16: fill_words<uint4>(dst, v, size, count); return;
+    case 8: fill_words<std::uint64_t>(dst, v, size, count); return;
+    case 4: fill_words<std::uint32_t>(dst, v, size, count); return;
+    default: fill_words<std::uint16_t>(dst, v, size, count); return;
+    }
+  }
+  if (size <= max_pattern_bytes) {
+    fill_words<std::uint8_t>(dst, v, size, count);
+    return;
+  }
+  // An element larger than the pattern: one element from the host, then doubling device copies.
+  TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, value, size, cudaMemcpyHostToDevice), "cudaMemcpy");
+  auto* d = static_cast<char*>(dst);
+  for (std::size_t done = size; done < bytes;) {
+    const std::size_t n = std::min(done, bytes - done);
+    TACK_IMPL_CUDA_CHECK(cudaMemcpy(d + done, d, n, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    done += n;
+  }
+}
+
+void cuda_memmove(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0 || dst == src) return;
+  const int id = device_of_pointer(dst);
+  device_guard g(id);
+  const auto d = reinterpret_cast<std::uintptr_t>(dst);
+  const auto s = reinterpret_cast<std::uintptr_t>(src);
+  if (!(d < s + bytes && s < d + bytes)) {
+    TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    return;
+  }
+  // Overlapping device-to-device copies are undefined: through scratch on the same device.
+  const cuda_impl::scratch_block tmp(bytes, id);
+  TACK_IMPL_CUDA_CHECK(cudaMemcpy(tmp.get(), src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, tmp.get(), bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+}
+
+void cuda_copy_components(const component_span& dst, const component_span& src, std::size_t n) {
+  if (n == 0) return;
+  if (dst.components != src.components) {
+    throw value_error("tack: a component-wise copy needs as many components on both sides (" +
+                      std::to_string(dst.components) + " and " + std::to_string(src.components) + ")");
+  }
+  device_guard g(dst.host ? src.device_id : dst.device_id);
+  for (int first = 0; first < dst.components; first += batch) {
+    const int count = std::min(batch, dst.components - first);
+    side d{}, s{};
+    for (int c = 0; c < count; ++c) {
+      d.base[c] = dst.base[first + c];
+      s.base[c] = src.base[first + c];
+    }
+    d.stride = dst.stride;
+    s.stride = src.stride;
+    launch_components(d, s, count, n, dst.kind, src.kind);
+    TACK_IMPL_CUDA_CHECK(cudaGetLastError(), "tack: component copy kernel");
+  }
+  finish("tack: component copy kernel");
+}
+
+void cuda_permute(void* data, std::size_t element_bytes, const std::int64_t* permutation,
+                  std::size_t n, int device_id) {
+  if (n < 2 || element_bytes == 0) return;
+  device_guard g(device_id);
+  const std::size_t bytes = element_bytes * n;
+  const cuda_impl::scratch_block tmp(bytes, device_id);
+  TACK_IMPL_CUDA_CHECK(cudaMemcpy(tmp.get(), data, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  const auto align = reinterpret_cast<std::uintptr_t>(data) | element_bytes;
+  if (align % 16 == 0) {
+    permute_words<uint4>(data, tmp.get(), element_bytes, permutation, n);
+  } else if (align % 8 == 0) {
+    permute_words<std::uint64_t>(data, tmp.get(), element_bytes, permutation, n);
+  } else if (align % 4 == 0) {
+    permute_words<std::uint32_t>(data, tmp.get(), element_bytes, permutation, n);
+  } else if (align % 2 == 0) {
+    permute_words<std::uint16_t>(data, tmp.get(), element_bytes, permutation, n);
+  } else {
+    permute_words<std::uint8_t>(data, tmp.get(), element_bytes, permutation, n);
+  }
+}
+
+}  // namespace tack::detail

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+// The CUDA memory layer on a GPU: the stream-ordered pool reuses freed blocks, out-of-memory and
+// CUDA errors name what failed, pinned and managed memory come from the allocator registry and
+// cross DLPack both ways as kDLCUDAHost / kDLCUDAManaged. The CPU backends check what the same
+// calls say about the CPU (no pool); the cuda cases skip with a reason without a GPU.
+// Compiled by nvcc in CUDA builds.
+
+#include <tack/array/copyto.hpp>
+#include <tack/array/factories.hpp>
+#include <tack/detail/cuda_runtime.hpp>
+#include <tack/interop/dlpack.hpp>
+#include <tack/memory/allocator.hpp>
+
+#include <gtest/gtest.h>
+
+#include "common/tack_test.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using tack::index_t;
+
+template <class B>
+class cuda_runtime : public tack::test::backend_test<B> {
+protected:
+  static constexpr bool gpu = std::is_same_v<B, tack::cuda_backend>;
+};
+TYPED_TEST_SUITE(cuda_runtime, tack::test::backends);
+
+TYPED_TEST(cuda_runtime, the_device_pool_keeps_freed_blocks_for_the_next_allocation) {
+  if constexpr (!TestFixture::gpu) {
+    EXPECT_THROW_MSG((void)tack::device_pool_reserved_bytes(tack::cpu()), tack::value_error,
+                     "device_pool_reserved_bytes", "cpu", "tack::cuda(id)");
+  } else {
+    const std::size_t bytes = std::size_t{64} << 20;
+    const auto n = static_cast<index_t>(bytes / sizeof(float));
+    { auto a = tack::empty<float>(n, {.device = tack::cuda()}); }
+    const std::size_t reserved = tack::device_pool_reserved_bytes(tack::cuda());
+    EXPECT_GE(reserved, bytes) << "a freed block stays in the pool";
+    for (int k = 0; k < 10; ++k) {
+      auto b = tack::empty<float>(n, {.device = tack::cuda()});
+      b.fill(float(k));
+    }
+    EXPECT_EQ(tack::device_pool_reserved_bytes(tack::cuda()), reserved)
+        << "ten allocations of the freed size reuse it";
+    tack::trim_device_pool(tack::cuda());
+    EXPECT_LT(tack::device_pool_reserved_bytes(tack::cuda()), reserved);
+  }
+}
+
+TYPED_TEST(cuda_runtime, out_of_memory_and_cuda_errors_name_what_failed) {
+  if constexpr (!TestFixture::gpu) {
+    GTEST_SKIP() << "device out-of-memory and CUDA errors need a GPU";
+  } else {
+    const index_t huge = index_t{1} << 50;  // 4 PiB of floats
+    EXPECT_THROW_MSG(tack::empty<float>(huge, {.device = tack::cuda()}), tack::out_of_memory,
+                     std::to_string(huge * 4) + " bytes", "cuda:0", "out of device memory");
+    // An invalid copy: the call, the file and the CUDA message.
+    EXPECT_THROW_MSG(tack::detail::cuda_memcpy(nullptr, reinterpret_cast<const void*>(16), 8,
+                                               tack::detail::cuda_copy_kind::device_to_device),
+                     tack::device_error, "cudaMemcpy", "runtime.cu:", "cudaError");
+    // The device still works afterwards.
+    auto a = tack::full<int>(3, 4, {.device = tack::cuda()});
+    EXPECT_EQ(a.to_vector(), (std::vector<int>{4, 4, 4}));
+  }
+}
+
+TYPED_TEST(cuda_runtime, pinned_and_managed_memory_come_from_the_registry_and_cross_dlpack) {
+  if constexpr (!TestFixture::gpu) {
+    GTEST_SKIP() << "pinned and managed memory need a GPU";
+  } else {
+    const auto pinned_id = tack::get_allocator(tack::memory_space::pinned);
+    const auto managed_id = tack::get_allocator(tack::memory_space::unified, tack::cuda());
+    EXPECT_EQ(tack::allocator_from_id(pinned_id).space(), tack::memory_space::pinned);
+    EXPECT_EQ(tack::allocator_from_id(managed_id).device(), tack::cuda());
+
+    auto p = tack::empty<float>(1000, {.allocator = pinned_id});
+    EXPECT_TRUE(p.host_accessible());
+    for (index_t i = 0; i < 1000; ++i) p[i] = float(i);
+    auto d = p.to_device(tack::cuda());  // pinned -> device: no staging
+    EXPECT_EQ(d.to_vector(), p.to_vector());
+
+    auto m = tack::empty<float>(1000, {.allocator = managed_id});
+    EXPECT_TRUE(m.host_accessible());
+    tack::copyto(m, d);
+    EXPECT_EQ(m[999], 999.0f);
+
+    auto* tp = tack::to_dlpack(p);
+    EXPECT_EQ(tp->dl_tensor.device.device_type, tack::dlpack::kDLCUDAHost);
+    auto ip = tack::from_dlpack<float>(tp);
+    EXPECT_TRUE(ip.host_accessible());
+    EXPECT_EQ(ip[5], 5.0f);
+
+    auto* tm = tack::to_dlpack(m, 2);
+    EXPECT_EQ(tm->dl_tensor.device.device_type, tack::dlpack::kDLCUDAManaged);
+    auto im = tack::from_dlpack<float>(tm);
+    EXPECT_EQ(im.device(), tack::cuda());
+    EXPECT_TRUE(im.host_accessible());
+    EXPECT_EQ(im[7], 7.0f);
+
+    auto* td = tack::to_dlpack(d);
+    EXPECT_EQ(td->dl_tensor.device.device_type, tack::dlpack::kDLCUDA);
+    auto id = tack::from_dlpack<float>(td);
+    EXPECT_FALSE(id.host_accessible());
+    EXPECT_EQ(id.to_vector(), p.to_vector());
+  }
+}
+
+}  // namespace
