@@ -516,7 +516,7 @@ private:
       const index_t first = offsets[c];
       const int type = static_cast<int>(types[c]);
       const int np = cell_type_points(type);  // validated against the offsets
-      double x[8][3];
+      double x[8][3] = {};  // rows past np unused (zeroed: no maybe-uninitialized read)
       for (int a = 0; a < np; ++a) {
         const auto pt = points[connectivity[first + a]];
         for (int d = 0; d < 3; ++d) x[a][d] = static_cast<double>(pt[d]);
