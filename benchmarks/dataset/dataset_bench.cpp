@@ -4,15 +4,14 @@
 // about 10^6 cells (with its cell locator), and writing / reading a 256^3 vec3f field as an
 // appended-raw .vti against a dd-style write / read of the same byte count in the same folder
 // (TACK_BENCH_DIR, default /tmp). Counters: points/s; MB/s and the ratio to the dd-style rate.
-#include <tack/dataset/all.hpp>
-#include <tack/tack.hpp>
-
 #include "common/bench_util.hpp"
 
 #include <cstdint>
 #include <cstdlib>
 #include <fcntl.h>
 #include <string>
+#include <tack/dataset/all.hpp>
+#include <tack/tack.hpp>
 #include <unistd.h>
 #include <vector>
 
@@ -22,18 +21,19 @@ using tack::index_t;
 namespace {
 
 std::string bench_dir() {
-  const char* d = std::getenv("TACK_BENCH_DIR");
+  const char *d = std::getenv("TACK_BENCH_DIR");
   return d && *d ? d : "/tmp";
 }
 
 tack::array<tack::vec3f> random_points(index_t n, float lo, float hi, std::uint64_t seed) {
   auto r = tack::arrays::random_uniform<float>(3 * n, seed, lo, hi);
   auto pts = tack::empty<tack::vec3f>(n);
-  for (index_t i = 0; i < n; ++i) pts[i] = tack::vec3f{r[3 * i], r[3 * i + 1], r[3 * i + 2]};
+  for (index_t i = 0; i < n; ++i)
+    pts[i] = tack::vec3f{r[3 * i], r[3 * i + 1], r[3 * i + 2]};
   return pts;
 }
 
-void interpolate_uniform(benchmark::State& s) {
+void interpolate_uniform(benchmark::State &s) {
   const index_t N = 128;
   td::uniform_grid g({N, N, N});
   auto v = tack::empty<tack::vec3f>(g.n_points());
@@ -50,7 +50,8 @@ void interpolate_uniform(benchmark::State& s) {
     auto r = f.interpolate(q);
     benchmark::DoNotOptimize(r);
   }
-  s.counters["points/s"] = benchmark::Counter(double(q.size()) * double(s.iterations()), benchmark::Counter::kIsRate);
+  s.counters["points/s"] =
+      benchmark::Counter(double(q.size()) * double(s.iterations()), benchmark::Counter::kIsRate);
 }
 
 // A box of nx * ny * nz cubes, 6 tetrahedra each (Kuhn's subdivision along the main diagonal).
@@ -60,7 +61,8 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter =
   const index_t px = nx + 1, py = ny + 1, pz = nz + 1;
   auto pts = tack::empty<tack::vec3f>(px * py * pz);
   auto shake = [&](index_t i, index_t n, std::uint64_t h) {
-    if (jitter == 0 || i == 0 || i == n - 1) return float(i);
+    if (jitter == 0 || i == 0 || i == n - 1)
+      return float(i);
     h = (h ^ (h >> 31)) * 0x9e3779b97f4a7c15ull;
     h ^= h >> 29;
     return float(i) + jitter * (float(h % 2001) / 1000.0f - 1.0f);
@@ -69,7 +71,8 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter =
     for (index_t j = 0; j < py; ++j)
       for (index_t i = 0; i < px; ++i) {
         const auto id = static_cast<std::uint64_t>(i + px * (j + py * k));
-        pts[i + px * (j + py * k)] = tack::vec3f{shake(i, px, 3 * id + 1), shake(j, py, 3 * id + 2), shake(k, pz, 3 * id + 3)};
+        pts[i + px * (j + py * k)] = tack::vec3f{shake(i, px, 3 * id + 1), shake(j, py, 3 * id + 2),
+                                                 shake(k, pz, 3 * id + 3)};
       }
   const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   std::vector<index_t> conn;
@@ -77,7 +80,7 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter =
   for (index_t k = 0; k < nz; ++k)
     for (index_t j = 0; j < ny; ++j)
       for (index_t i = 0; i < nx; ++i)
-        for (const auto& p : perms) {
+        for (const auto &p : perms) {
           index_t c[3] = {i, j, k};
           conn.push_back(c[0] + px * (c[1] + py * c[2]));
           for (int a = 0; a < 3; ++a) {
@@ -87,85 +90,98 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter =
         }
   const index_t ncells = nx * ny * nz * 6;
   std::vector<index_t> off(static_cast<std::size_t>(ncells) + 1);
-  for (index_t c = 0; c <= ncells; ++c) off[static_cast<std::size_t>(c)] = 4 * c;
+  for (index_t c = 0; c <= ncells; ++c)
+    off[static_cast<std::size_t>(c)] = 4 * c;
   std::vector<std::uint8_t> types(static_cast<std::size_t>(ncells), 10);
-  return td::unstructured_grid(pts, tack::array_from(conn), tack::array_from(off), tack::array_from(types));
+  return td::unstructured_grid(pts, tack::array_from(conn), tack::array_from(off),
+                               tack::array_from(types));
 }
 
-void interpolate_tets_mesh(benchmark::State& s, float jitter) {
-  auto g = tet_box(50, 50, 67, jitter);  // 1,005,000 tetrahedra
+void interpolate_tets_mesh(benchmark::State &s, float jitter) {
+  auto g = tet_box(50, 50, 67, jitter); // 1,005,000 tetrahedra
   auto v = tack::empty<float>(g.n_points());
-  for (index_t i = 0; i < g.n_points(); ++i) v[i] = float(i % 97);
+  for (index_t i = 0; i < g.n_points(); ++i)
+    v[i] = float(i % 97);
   td::field f(td::H1(g), v);
   auto q = random_points(1000000, 0, 50, 11);
-  (void)f.interpolate(tack::vec3d{1, 1, 1});  // builds the locator (not timed)
+  (void)f.interpolate(tack::vec3d{1, 1, 1}); // builds the locator (not timed)
   for (auto _ : s) {
     auto r = f.interpolate(q);
     benchmark::DoNotOptimize(r);
   }
-  s.counters["points/s"] = benchmark::Counter(double(q.size()) * double(s.iterations()), benchmark::Counter::kIsRate);
+  s.counters["points/s"] =
+      benchmark::Counter(double(q.size()) * double(s.iterations()), benchmark::Counter::kIsRate);
   s.counters["locator_builds"] = g.locator_builds();
 }
-void interpolate_tets(benchmark::State& s) { interpolate_tets_mesh(s, 0); }
-void interpolate_tets_jittered(benchmark::State& s) { interpolate_tets_mesh(s, 0.15f); }
+void interpolate_tets(benchmark::State &s) { interpolate_tets_mesh(s, 0); }
+void interpolate_tets_jittered(benchmark::State &s) { interpolate_tets_mesh(s, 0.15f); }
 
 // 256^3 vec3f: 201 MB.
 constexpr index_t io_n = 256;
 
-td::uniform_grid& io_grid() {
+td::uniform_grid &io_grid() {
   static td::uniform_grid g = [] {
     td::uniform_grid grid({io_n, io_n, io_n});
     auto v = tack::empty<tack::vec3f>(grid.n_points());
-    for (index_t i = 0; i < grid.n_points(); ++i) v[i] = tack::vec3f{float(i), 1, 2};
+    for (index_t i = 0; i < grid.n_points(); ++i)
+      v[i] = tack::vec3f{float(i), 1, 2};
     grid.fields["velocity"] = td::field(td::H1(grid), v);
     return grid;
   }();
   return g;
 }
-std::size_t io_bytes() { return static_cast<std::size_t>(io_n * io_n * io_n) * sizeof(tack::vec3f); }
+std::size_t io_bytes() {
+  return static_cast<std::size_t>(io_n * io_n * io_n) * sizeof(tack::vec3f);
+}
 
-void write_vti(benchmark::State& s) {
-  auto& g = io_grid();
+void write_vti(benchmark::State &s) {
+  auto &g = io_grid();
   const std::string path = bench_dir() + "/tack_bench_256.vti";
-  for (auto _ : s) td::write_vtk(g, path, {td::vtk_encoding::appended, td::vtk_header::uint64});
-  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6, benchmark::Counter::kIsRate);
+  for (auto _ : s)
+    td::write_vtk(g, path, {td::vtk_encoding::appended, td::vtk_header::uint64});
+  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6,
+                                          benchmark::Counter::kIsRate);
 }
 
 // dd if=/dev/zero of=file bs=1M count=...: the same byte count written from memory in 1 MiB blocks.
-void ref_dd_write(benchmark::State& s) {
+void ref_dd_write(benchmark::State &s) {
   const std::string path = bench_dir() + "/tack_bench_dd.bin";
-  auto& g = io_grid();
+  auto &g = io_grid();
   const auto v = g.fields.at("velocity").as<tack::vec3f>().values();
-  const char* src = reinterpret_cast<const char*>(v.as_const().data());
+  const char *src = reinterpret_cast<const char *>(v.as_const().data());
   for (auto _ : s) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     for (std::size_t off = 0; off < io_bytes(); off += std::size_t{1} << 20) {
       const std::size_t n = std::min<std::size_t>(std::size_t{1} << 20, io_bytes() - off);
-      if (::write(fd, src + off, n) != static_cast<ssize_t>(n)) s.SkipWithError("write failed");
+      if (::write(fd, src + off, n) != static_cast<ssize_t>(n))
+        s.SkipWithError("write failed");
     }
     ::close(fd);
   }
-  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6, benchmark::Counter::kIsRate);
+  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6,
+                                          benchmark::Counter::kIsRate);
 }
 
-void read_vti(benchmark::State& s) {
+void read_vti(benchmark::State &s) {
   const std::string path = bench_dir() + "/tack_bench_256.vti";
   td::write_vtk(io_grid(), path, {td::vtk_encoding::appended, td::vtk_header::uint64});
   for (auto _ : s) {
     auto m = td::read_vtk(path);
     benchmark::DoNotOptimize(m);
   }
-  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6, benchmark::Counter::kIsRate);
+  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6,
+                                          benchmark::Counter::kIsRate);
 }
 
 // dd if=file of=/dev/null bs=1M: the same byte count read in 1 MiB blocks into one buffer.
-void ref_dd_read(benchmark::State& s) {
+void ref_dd_read(benchmark::State &s) {
   const std::string path = bench_dir() + "/tack_bench_dd.bin";
   {
     std::vector<char> zeros(std::size_t{1} << 20);
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     for (std::size_t off = 0; off < io_bytes(); off += zeros.size())
-      if (::write(fd, zeros.data(), std::min(zeros.size(), io_bytes() - off)) < 0) s.SkipWithError("write failed");
+      if (::write(fd, zeros.data(), std::min(zeros.size(), io_bytes() - off)) < 0)
+        s.SkipWithError("write failed");
     ::close(fd);
   }
   std::vector<char> buf(std::size_t{1} << 20);
@@ -175,13 +191,16 @@ void ref_dd_read(benchmark::State& s) {
     }
     ::close(fd);
   }
-  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6, benchmark::Counter::kIsRate);
+  s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6,
+                                          benchmark::Counter::kIsRate);
 }
 
 const bool registered = [] {
-  tack::bench::add("interpolate_uniform_128", "tack_h1_vec3f_1e6", interpolate_uniform)->MinTime(1.0);
+  tack::bench::add("interpolate_uniform_128", "tack_h1_vec3f_1e6", interpolate_uniform)
+      ->MinTime(1.0);
   tack::bench::add("interpolate_tets_1e6", "tack_h1_f32_1e6", interpolate_tets)->MinTime(1.0);
-  tack::bench::add("interpolate_tets_1e6", "tack_h1_f32_1e6_jittered", interpolate_tets_jittered)->MinTime(1.0);
+  tack::bench::add("interpolate_tets_1e6", "tack_h1_f32_1e6_jittered", interpolate_tets_jittered)
+      ->MinTime(1.0);
   tack::bench::add("vti_write_256", "ref_dd_write", ref_dd_write)->MinTime(2.0);
   tack::bench::add("vti_write_256", "tack_appended_raw", write_vti)->MinTime(2.0);
   tack::bench::add("vti_read_256", "ref_dd_read", ref_dd_read)->MinTime(2.0);
@@ -189,4 +208,4 @@ const bool registered = [] {
   return true;
 }();
 
-}  // namespace
+} // namespace

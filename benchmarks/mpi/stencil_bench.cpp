@@ -21,9 +21,9 @@ struct stencil7 {
   double k;
   TACK_INLINE void operator()(tack::index_t i, tack::index_t j, tack::index_t l) const {
     const auto x = i + g, y = j + g, z = l + g;
-    out(x, y, z) = u(x, y, z) + k * (u(x - 1, y, z) + u(x + 1, y, z) + u(x, y - 1, z) +
-                                     u(x, y + 1, z) + u(x, y, z - 1) + u(x, y, z + 1) -
-                                     6.0 * u(x, y, z));
+    out(x, y, z) =
+        u(x, y, z) + k * (u(x - 1, y, z) + u(x + 1, y, z) + u(x, y - 1, z) + u(x, y + 1, z) +
+                          u(x, y, z - 1) + u(x, y, z + 1) - 6.0 * u(x, y, z));
   }
 };
 
@@ -51,15 +51,15 @@ struct setup {
   }
 };
 
-void step(benchmark::State& state) {
+void step(benchmark::State &state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
   tack_mpi_bench::samples t;
   for (auto _ : state) {
     t.add(state, tack_mpi_bench::timed(w, [&] {
-      s.u.exchange_ghosts({.agree = false});
-      s.apply();
-    }));
+            s.u.exchange_ghosts({.agree = false});
+            s.apply();
+          }));
   }
   t.report(state, 1e3, "ms");
   const auto l = s.g.local_extents();
@@ -68,27 +68,29 @@ void step(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * l[0] * l[1] * l[2]);
 }
 
-void exchange_only(benchmark::State& state) {
+void exchange_only(benchmark::State &state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
   tack_mpi_bench::samples t;
-  for (auto _ : state) t.add(state, tack_mpi_bench::timed(w, [&] { s.u.exchange_ghosts({.agree = false}); }));
+  for (auto _ : state)
+    t.add(state, tack_mpi_bench::timed(w, [&] { s.u.exchange_ghosts({.agree = false}); }));
   t.report(state, 1e3, "ms");
   state.counters["ranks"] = w.size();
 }
 
-void stencil_only(benchmark::State& state) {
+void stencil_only(benchmark::State &state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
   tack_mpi_bench::samples t;
-  for (auto _ : state) t.add(state, tack_mpi_bench::timed(w, [&] { s.apply(); }));
+  for (auto _ : state)
+    t.add(state, tack_mpi_bench::timed(w, [&] { s.apply(); }));
   t.report(state, 1e3, "ms");
   state.counters["ranks"] = w.size();
 }
 
 // Half a round trip of `range(0)` bytes between ranks 0 and 1 (latency for 8 bytes, bandwidth for
 // 4 MiB): what the model of docs/scaling.md takes as alpha and beta.
-void pingpong(benchmark::State& state) {
+void pingpong(benchmark::State &state) {
   auto w = tack::mpi::communicator::world();
   std::vector<char> buf(static_cast<std::size_t>(state.range(0)));
   const int n = static_cast<int>(buf.size());
@@ -105,17 +107,38 @@ void pingpong(benchmark::State& state) {
         }
       }
     });
-    ts.add(state, t / 20);  // one way
+    ts.add(state, t / 20); // one way
   }
   ts.report(state);
   state.SetBytesProcessed(state.iterations() * state.range(0));
 }
 
-}  // namespace
+} // namespace
 
-BENCHMARK(step)->Name("stencil:step")->Arg(64)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
-BENCHMARK(exchange_only)->Name("stencil:exchange")->Arg(64)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
-BENCHMARK(stencil_only)->Name("stencil:compute")->Arg(64)->UseManualTime()->Iterations(50)->Unit(benchmark::kMillisecond);
-BENCHMARK(pingpong)->Name("link:pingpong")->Arg(8)->Arg(4 << 20)->UseManualTime()->Iterations(100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(step)
+    ->Name("stencil:step")
+    ->Arg(64)
+    ->UseManualTime()
+    ->Iterations(50)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(exchange_only)
+    ->Name("stencil:exchange")
+    ->Arg(64)
+    ->UseManualTime()
+    ->Iterations(50)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(stencil_only)
+    ->Name("stencil:compute")
+    ->Arg(64)
+    ->UseManualTime()
+    ->Iterations(50)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(pingpong)
+    ->Name("link:pingpong")
+    ->Arg(8)
+    ->Arg(4 << 20)
+    ->UseManualTime()
+    ->Iterations(100)
+    ->Unit(benchmark::kMicrosecond);
 
 TACK_MPI_BENCH_MAIN
