@@ -3,6 +3,7 @@
 #pragma once
 /// @file Every header of `tack::mpi` (link `tack::mpi`). `#include <tack/mpi/all.hpp>`
 
+#include <tack/mpi/amr.hpp>
 #include <tack/mpi/collectives.hpp>
 #include <tack/mpi/communicator.hpp>
 #include <tack/mpi/distributed_array.hpp>
