@@ -154,8 +154,9 @@ public:
     s.block = tack::zeros<T, 3>(tack::shape<3>(s.shape), o);
     // Faces across dimensions 1 and 2 are strided: derived datatypes over the block, which MPI
     // reads and writes in place. Each covers the block's whole extent (ghosts included) in the
-    // other dimensions, so the three phases of an exchange also fill edges and corners.
-    for (int d = 1; d < 3; ++d) {
+    // other dimensions, so the three phases of an exchange also fill edges and corners. Without
+    // ghost layers there is nothing to exchange (and MPI refuses empty subarrays).
+    for (int d = 1; d < 3 && gh > 0; ++d) {
       const auto u = static_cast<std::size_t>(d);
       const std::array<index_t, 4> starts{gh, l[u], 0, l[u] + gh};  // send lo, send hi, recv lo, recv hi
       for (int k = 0; k < 4; ++k) {
