@@ -3,15 +3,18 @@
 // The exactly rounded global sum (tack::mpi::sum, dot and mean of a grid_array).
 //
 // A finite double is m * 2^e with an integer m < 2^53 and e >= -1074; the product of two is an
-// integer below 2^106 times 2^e, e >= -2148. The accumulator holds the exact sum of such terms as
-// a fixed-point integer in 32-bit digits stored in 64-bit signed words: digit k weighs
-// 2^(32 k - 2176), and 140 digits reach past 2^2111 (2^63 products of the largest doubles). A
-// term adds its 32-bit pieces to (or subtracts them from) at most five digits, so a digit moves
-// by less than 2^33 per term; carries are propagated every 2^29 terms, long before a word could
-// overflow. Accumulators add digit by digit, exactly, in any order: the ranks' are added by
-// MPI_Allreduce(MPI_SUM) of 64-bit integers. The total is rounded once to the nearest float or
-// double (ties to even, gradual underflow, overflow to infinity).
+// integer below 2^106 times 2^e, e >= -2148. Each rank first adds the signed integer mantissas of
+// its terms per exponent into 128-bit bins (a product in two halves of at most 53 bits): exact,
+// and one integer add per value. The bins are then folded into an accumulator that holds the
+// exact sum as a fixed-point integer in 32-bit digits stored in 64-bit signed words: digit k
+// weighs 2^(32 k - 2176), and 140 digits reach past 2^2111 (2^63 products of the largest
+// doubles). A bin adds its 32-bit pieces to (or subtracts them from) at most six digits, so a
+// digit moves by less than 2^33 per addition; carries are propagated every 2^29 additions, long
+// before a word could overflow. Accumulators add digit by digit, exactly, in any order: the
+// ranks' are added by MPI_Allreduce(MPI_SUM) of 64-bit integers. The total is rounded once to the
+// nearest float or double (ties to even, gradual underflow, overflow to infinity).
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +22,7 @@
 #include <limits>
 #include <stdexcept>
 #include <tack/exec/parallel_for.hpp>
+#include <tack/exec/threads.hpp>
 #include <tack/memory/device.hpp>
 #include <tack/mpi/detail/exact_sum.hpp>
 #include <tack/mpi/detail/transport.hpp>
@@ -29,6 +33,7 @@ namespace tack::mpi::detail {
 namespace {
 
 __extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
 
 constexpr int n_digits = 140;
 constexpr int low_exponent = -2176; // the weight of digit 0's lowest bit
@@ -89,8 +94,38 @@ struct accumulator {
   }
 };
 
-/// `x` as sign, integer mantissa and exponent; false for infinities and NaNs (counted).
-bool split(double x, accumulator &acc, std::uint64_t &m, int &e, bool &negative) {
+/// Exact partial sums per binary exponent, the fast first stage: bin `e + bias` holds the sum of
+/// the signed integer mantissas of the terms `m * 2^e` added so far. Mantissas are below 2^64
+/// (doubles' below 2^53; a product's 106 bits go in as two halves), so a 128-bit bin cannot
+/// overflow before 2^63 terms. `fold` adds the bins into an accumulator.
+struct bins {
+  static constexpr int bias = 2148; // the lowest exponent: a product of two subnormals
+  static constexpr int size = 4200; // past 1942 + 53, the highest product half
+  i128 v[size];
+  std::int64_t nan = 0, pos_inf = 0, neg_inf = 0;
+
+  bins() { std::memset(v, 0, sizeof v); }
+  void put(std::uint64_t m, int e, bool negative) {
+    const auto t = static_cast<i128>(m);
+    v[e + bias] += negative ? -t : t;
+  }
+  void fold(accumulator &acc) const {
+    for (int i = 0; i < size; ++i) {
+      if (v[i] == 0)
+        continue;
+      const bool negative = v[i] < 0;
+      const u128 mag =
+          negative ? static_cast<u128>(0) - static_cast<u128>(v[i]) : static_cast<u128>(v[i]);
+      acc.add(mag, i - bias, negative);
+    }
+    acc.nan += nan;
+    acc.pos_inf += pos_inf;
+    acc.neg_inf += neg_inf;
+  }
+};
+
+/// `x` as sign, integer mantissa and exponent; false for infinities and NaNs (counted in `b`).
+bool split(double x, bins &b, std::uint64_t &m, int &e, bool &negative) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   negative = (bits >> 63) != 0;
@@ -98,11 +133,11 @@ bool split(double x, accumulator &acc, std::uint64_t &m, int &e, bool &negative)
   m = bits & ((std::uint64_t{1} << 52) - 1);
   if (field == 0x7ff) {
     if (m != 0)
-      ++acc.nan;
+      ++b.nan;
     else if (negative)
-      ++acc.neg_inf;
+      ++b.neg_inf;
     else
-      ++acc.pos_inf;
+      ++b.pos_inf;
     return false;
   }
   if (field == 0) {
@@ -115,41 +150,46 @@ bool split(double x, accumulator &acc, std::uint64_t &m, int &e, bool &negative)
 }
 
 template <class S>
-void add_value(accumulator &acc, S x) {
+void add_value(bins &b, S x) {
   if constexpr (std::is_floating_point_v<S>) {
     std::uint64_t m;
     int e;
     bool neg;
-    if (split(static_cast<double>(x), acc, m, e, neg))
-      acc.add(m, e, neg);
+    if (split(static_cast<double>(x), b, m, e, neg))
+      b.put(m, e, neg);
   } else if constexpr (std::is_same_v<S, bool>) {
-    acc.add(x ? 1 : 0, 0, false);
+    b.put(x ? 1 : 0, 0, false);
   } else if constexpr (std::is_signed_v<S>) {
     const auto v = static_cast<std::int64_t>(x);
     // |INT64_MIN| as an unsigned value without overflow.
-    acc.add(v < 0 ? ~static_cast<std::uint64_t>(v) + 1 : static_cast<std::uint64_t>(v), 0, v < 0);
+    b.put(v < 0 ? ~static_cast<std::uint64_t>(v) + 1 : static_cast<std::uint64_t>(v), 0, v < 0);
   } else {
-    acc.add(static_cast<std::uint64_t>(x), 0, false);
+    b.put(static_cast<std::uint64_t>(x), 0, false);
   }
 }
 
 template <class S>
-void add_product(accumulator &acc, S x, S y) {
+void add_product(bins &b, S x, S y) {
   if constexpr (std::is_same_v<S, float>) {
     // The product of two floats is exact in double (48 bits, within double's range).
-    add_value(acc, static_cast<double>(x) * static_cast<double>(y));
+    add_value(b, static_cast<double>(x) * static_cast<double>(y));
   } else {
-    std::uint64_t mx, my;
-    int ex, ey;
-    bool nx, ny;
+    std::uint64_t mx = 0, my = 0;
+    int ex = 0, ey = 0;
+    bool nx = false, ny = false;
     const double dx = static_cast<double>(x), dy = static_cast<double>(y);
-    accumulator special; // infinities and NaNs of the factors: the product's is IEEE's
-    const bool fx = split(dx, special, mx, ex, nx), fy = split(dy, special, my, ey, ny);
-    if (!fx || !fy) {
-      add_value(acc, dx * dy); // inf * finite, inf * 0 (NaN), NaN * anything
+    std::uint64_t bits_x, bits_y;
+    std::memcpy(&bits_x, &dx, sizeof bits_x);
+    std::memcpy(&bits_y, &dy, sizeof bits_y);
+    if (((bits_x >> 52) & 0x7ff) == 0x7ff || ((bits_y >> 52) & 0x7ff) == 0x7ff) {
+      add_value(b, dx * dy); // inf * finite, inf * 0 (NaN), NaN * anything: IEEE's product
       return;
     }
-    acc.add(static_cast<u128>(mx) * my, ex + ey, nx != ny);
+    split(dx, b, mx, ex, nx);
+    split(dy, b, my, ey, ny);
+    const u128 p = static_cast<u128>(mx) * my;
+    b.put(static_cast<std::uint64_t>(p >> 53), ex + ey + 53, nx != ny);
+    b.put(static_cast<std::uint64_t>(p & ((u128{1} << 53) - 1)), ex + ey, nx != ny);
   }
 }
 
@@ -226,30 +266,33 @@ R exact_sum(const communicator &c, const S *a, const S *b, const scalar_runs &ru
     if (b)
       throw std::logic_error("tack::mpi::exact_sum: products of integers are not summed here");
   }
-  // One accumulator per plane i (planes run in parallel), added exactly afterwards.
+  // Bins per chunk of planes (chunks run in parallel), folded into one accumulator afterwards.
   const index_t planes = (runs.run > 0 && runs.n1 > 0) ? runs.n0 : 0;
-  std::vector<accumulator> acc(static_cast<std::size_t>(planes > 0 ? planes : 1));
-  if (planes > 0) {
-    accumulator *out = acc.data();
-    tack::parallel_for(tack::cpu(), planes, [=](index_t i) {
-      accumulator &x = out[i];
-      for (index_t j = 0; j < runs.n1; ++j) {
-        const index_t start = i * runs.s0 + j * runs.s1;
-        if (b) {
-          if constexpr (std::is_floating_point_v<S>) {
+  const index_t chunks = std::min<index_t>(planes, 2 * static_cast<index_t>(tack::num_threads()));
+  std::vector<bins> part(static_cast<std::size_t>(chunks));
+  if (chunks > 0) {
+    bins *out = part.data();
+    tack::parallel_for(tack::cpu(), chunks, [=](index_t c) {
+      bins &x = out[c];
+      for (index_t i = c * planes / chunks; i < (c + 1) * planes / chunks; ++i) {
+        for (index_t j = 0; j < runs.n1; ++j) {
+          const index_t start = i * runs.s0 + j * runs.s1;
+          if (b) {
+            if constexpr (std::is_floating_point_v<S>) {
+              for (index_t k = 0; k < runs.run; ++k)
+                add_product(x, a[start + k], b[start + k]);
+            }
+          } else {
             for (index_t k = 0; k < runs.run; ++k)
-              add_product(x, a[start + k], b[start + k]);
+              add_value(x, a[start + k]);
           }
-        } else {
-          for (index_t k = 0; k < runs.run; ++k)
-            add_value(x, a[start + k]);
         }
       }
-      x.normalize();
     });
   }
-  for (std::size_t i = 1; i < acc.size(); ++i)
-    acc[0].merge(acc[i]);
+  std::vector<accumulator> acc(1);
+  for (const bins &x : part)
+    x.fold(acc[0]);
   acc[0].normalize();
   constexpr int words = n_digits + 3;
   std::int64_t mine[words], all[words];
