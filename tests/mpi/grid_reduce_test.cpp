@@ -253,6 +253,12 @@ TEST(GridReduce, RefusalsAreCollective) {
                      "tack::mpi::max", "disagree");
     EXPECT_THROW_MSG(other([](const auto &x) { return tack::mpi::mean(x); }), tack::value_error,
                      "tack::mpi::mean", "disagree");
+    // Arrays of different grids (different Cartesian communicators): the checks meet on the
+    // communicator the grids were made on, so every rank refuses instead of waiting.
+    EXPECT_THROW_MSG(tack::mpi::sum(w.rank() == 0 ? a : b), tack::value_error, "tack::mpi::sum",
+                     "disagree", "(6, 6, 7)");
+    EXPECT_THROW_MSG(tack::mpi::exchange_ghosts(w.rank() == 0 ? a : b), tack::value_error,
+                     "tack::mpi::exchange_ghosts", "disagree");
   }
   EXPECT_EQ(tack::mpi::sum(a), 0.0);
 }

@@ -70,6 +70,7 @@ public:
                         "dims must divide the " + std::to_string(comm.size()) + " ranks");
     }
     s.dims = o.dims;
+    s.parent = comm;
     s.cart = detail::cart_create(comm, s.dims, s.periodic, s.coords, s.neighbors, what);
     for (int d = 0; d < 3; ++d) {
       const auto u = static_cast<std::size_t>(d);
@@ -89,6 +90,10 @@ public:
 
   /// The Cartesian communicator (rank order kept).
   const communicator& comm() const { return get().cart; }
+  /// The communicator the grid was made on (same ranks, same order). Collective checks and
+  /// reductions run on it, so that ranks holding arrays of different grids still meet there and
+  /// refuse together instead of waiting on different Cartesian communicators.
+  const communicator& parent() const { return get().parent; }
   /// Ranks along each dimension.
   std::array<int, 3> dims() const { return get().dims; }
   /// This rank's Cartesian coordinates.
@@ -119,6 +124,7 @@ public:
 
 private:
   struct state {
+    communicator parent;
     communicator cart;
     std::array<index_t, 3> extents{}, local{}, offset{};
     std::array<int, 3> dims{}, coords{};
@@ -189,7 +195,7 @@ public:
     auto& s = *st_;
     const auto& c = s.g.comm();
     if (o.agree) {
-      detail::agree(c, what, "grid_array<" + std::string(dtype_of<T>().name()) + "> on grid of " +
+      detail::agree(s.g.parent(), what, "grid_array<" + std::string(dtype_of<T>().name()) + "> on grid of " +
                                  shape_string(s.g.global_extents()) + ", ghosts " +
                                  std::to_string(s.g.ghosts()));
     }

@@ -247,7 +247,7 @@ R wrapping_add(R x, R y) {
 template <class T>
 scalar_t<T> grid_extremum(const char* what, const grid_array<T>& a, reduce_op op) {
   using S = scalar_t<T>;
-  agree(a.layout().comm(), what, grid_signature(a));
+  agree(a.layout().parent(), what, grid_signature(a));
   const index_t gh = a.layout().ghosts();
   const auto b = host_block(a);
   const auto r = owned_runs<T>(b, gh);
@@ -258,7 +258,7 @@ scalar_t<T> grid_extremum(const char* what, const grid_array<T>& a, reduce_op op
     for_each_owned(r, [&](index_t k) { mine = is_min ? tack::ops::min{}(mine, p[k]) : tack::ops::max{}(mine, p[k]); });
   }
   S out{};
-  allreduce(a.layout().comm(), &mine, &out, 1, kind_of<S>(), op, what);
+  allreduce(a.layout().parent(), &mine, &out, 1, kind_of<S>(), op, what);
   return out;
 }
 
@@ -273,18 +273,18 @@ auto sum(const grid_array<T>& a) {
   using S = scalar_t<T>;
   using R = tack::detail::sum_result_t<S>;
   const char* what = "tack::mpi::sum";
-  detail::agree(a.layout().comm(), what, detail::grid_signature(a));
+  detail::agree(a.layout().parent(), what, detail::grid_signature(a));
   const index_t gh = a.layout().ghosts();
   const auto b = detail::host_block(a);
   const auto r = detail::owned_runs<T>(b, gh);
   if constexpr (std::is_floating_point_v<S>) {
-    return detail::exact_sum<S, S>(a.layout().comm(), detail::first_owned(b, gh), nullptr, r, what);
+    return detail::exact_sum<S, S>(a.layout().parent(), detail::first_owned(b, gh), nullptr, r, what);
   } else {
     const S* p = detail::first_owned(b, gh);
     R mine{};
     if (p) detail::for_each_owned(r, [&](index_t k) { mine = detail::wrapping_add(mine, static_cast<R>(p[k])); });
     R out{};
-    detail::allreduce(a.layout().comm(), &mine, &out, 1, detail::kind_of<R>(), detail::reduce_op::sum, what);
+    detail::allreduce(a.layout().parent(), &mine, &out, 1, detail::kind_of<R>(), detail::reduce_op::sum, what);
     return out;
   }
 }
@@ -315,7 +315,7 @@ auto dot(const grid_array<T>& a, const grid_array<U>& b) {
   static_assert(components_v<T> == components_v<U>,
                 "tack::mpi::dot: both arrays must have the same components per element");
   const char* what = "tack::mpi::dot";
-  const auto& comm = a.layout().comm();
+  const auto& comm = a.layout().parent();
   detail::agree(comm, what, detail::grid_signature(a) + " with " + detail::grid_signature(b));
   const auto& ga = a.layout();
   const auto& gb = b.layout();
@@ -354,10 +354,10 @@ auto mean(const grid_array<T>& a) {
   using S = scalar_t<T>;
   using R = std::conditional_t<std::is_floating_point_v<S>, S, double>;
   const char* what = "tack::mpi::mean";
-  detail::agree(a.layout().comm(), what, detail::grid_signature(a));
+  detail::agree(a.layout().parent(), what, detail::grid_signature(a));
   const index_t gh = a.layout().ghosts();
   const auto b = detail::host_block(a);
-  const R s = detail::exact_sum<R, S>(a.layout().comm(), detail::first_owned(b, gh), nullptr,
+  const R s = detail::exact_sum<R, S>(a.layout().parent(), detail::first_owned(b, gh), nullptr,
                                       detail::owned_runs<T>(b, gh), what);
   return static_cast<R>(s / static_cast<R>(detail::grid_scalars(a)));
 }
