@@ -118,8 +118,7 @@ public:
 
   /// The extents. `a.shape()[0]` is the number of rows.
   std::array<index_t, Rank> shape() const {
-    require_valid("shape");
-    return visit_storage([](const auto& s) { return s.shape(); });
+    return ask("shape", [](const auto& s) { return s.shape(); });
   }
   /// Extent `d` (0 <= d < Rank).
   index_t extent(int d) const {
@@ -163,39 +162,30 @@ public:
   /// The shape with the component axes appended: `(n, 3)` for `vec3f`, `(n, 3, 3)` for `mat3f`.
   auto storage_shape() const;
   /// The device that holds the memory.
-  tack::device device() const {
-    require_valid("device");
-    return visit_storage([](const auto& s) { return s.device(); });
-  }
+  tack::device device() const { return ask("device", [](const auto& s) { return s.device(); }); }
   /// AoS or SoA.
   tack::layout layout() const noexcept { return layout_; }
   /// Bytes of the elements (not the capacity).
   std::size_t nbytes() const { return static_cast<std::size_t>(size()) * sizeof(value_type); }
   /// The allocator id (-1 for borrowed memory; the first component's for SoA).
   allocator_id allocator() const {
-    require_valid("allocator");
-    return visit_storage([](const auto& s) { return s.allocator(); });
+    return ask("allocator", [](const auto& s) { return s.allocator(); });
   }
   /// Whether this handle is a view of another array's memory (rows, reshape, element view).
   bool is_view() const noexcept {
     return visit_storage([](const auto& s) noexcept { return s.is_view(); });
   }
   /// Whether the memory refuses writes (imported read-only, borrowed without `writable`).
-  bool read_only() const {
-    require_valid("read_only");
-    return visit_storage([](const auto& s) { return s.read_only(); });
-  }
+  bool read_only() const { return ask("read_only", [](const auto& s) { return s.read_only(); }); }
   /// For a read-only SoA array, the first component whose memory refuses writes; -1 otherwise
   /// (AoS, or no read-only component). `int c = soa_array.read_only_component();`
   int read_only_component() const {
-    require_valid("read_only_component");
-    return visit_storage([](const auto& s) { return s.read_only_component(); });
+    return ask("read_only_component", [](const auto& s) { return s.read_only_component(); });
   }
   /// The write version of the root allocation, shared by the root and all its views: it changes
   /// whenever anything writes through any of them. For SoA, the sum of the components' versions.
   std::uint64_t version() const {
-    require_valid("version");
-    return visit_storage([](const auto& s) { return s.version(); });
+    return ask("version", [](const auto& s) { return s.version(); });
   }
   /// Marks the memory as written (kernels and host writes call this; users rarely need to).
   void bump_version() const {
@@ -212,8 +202,7 @@ public:
   }
   /// Whether host code may read and write the memory directly.
   bool host_accessible() const {
-    require_valid("host_accessible");
-    return visit_storage([](const auto& s) { return s.host_accessible(); });
+    return ask("host_accessible", [](const auto& s) { return s.host_accessible(); });
   }
 
   /// `array<vec3(f32), 1> shape (100) on cuda:0, view of rows [2, 4) of 6`: how errors name arrays.
@@ -381,14 +370,10 @@ public:
   // ---- growth (Axom's Array) -----------------------------------------------------------------
 
   /// Rows the allocation can hold without reallocating.
-  index_t capacity() const {
-    require_valid("capacity");
-    return visit_storage([](const auto& s) { return s.capacity(); });
-  }
+  index_t capacity() const { return ask("capacity", [](const auto& s) { return s.capacity(); }); }
   /// The growth ratio (default 2.0).
   double resize_ratio() const {
-    require_valid("resize_ratio");
-    return visit_storage([](const auto& s) { return s.resize_ratio(); });
+    return ask("resize_ratio", [](const auto& s) { return s.resize_ratio(); });
   }
   /// Sets the growth ratio; `r < 1` (or not finite) is a `value_error`.
   void set_resize_ratio(double r) const;
@@ -497,6 +482,12 @@ private:
     if (!valid()) refuse_invalid(op);
   }
   [[noreturn]] void refuse_invalid(const char* op) const;
+  // The storage policy's answer `f(policy)`, after refusing a moved-from handle (naming `op`).
+  template <class F>
+  decltype(auto) ask(const char* op, F&& f) const {
+    require_valid(op);
+    return visit_storage(std::forward<F>(f));
+  }
   // Refuses (value_error) an operation that needs the one pointer of an AoS array.
   void require_pointer(const char* op) const {
     require_valid(op);

@@ -200,11 +200,6 @@ public:
   /// Elements between neighbours in memory (1 = adjacent).
   TACK_FORCEINLINE constexpr index_t spacing() const noexcept { return spacing_; }
 
-  /// The extents as an array. `auto [rows, cols] = c.shape();`
-  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
-    return this->extents().to_array();
-  }
-
   /// First element in index order. `for (int x : c) ...`
   TACK_HOST_DEVICE constexpr iterator begin() const noexcept {
     return iterator(this->data(), 0, spacing_);

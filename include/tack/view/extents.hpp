@@ -24,6 +24,9 @@ inline constexpr index_t dyn = -1;
 
 namespace detail {
 
+template <class Layout, class Extents>
+class packed_mapping;
+
 // The run-time extents. A separate base so that the all-static case is an empty class and the
 // empty-base optimization removes it from every mapping and view that holds one (inheritance
 // rather than [[no_unique_address]], which nvcc's device pass and the host compiler might lay out
@@ -50,6 +53,13 @@ class extents : private detail::dynamic_extents_storage<int((0 + ... + (E == dyn
 
   template <index_t...>
   friend class extents;
+  template <class, class>
+  friend class detail::packed_mapping;
+
+  // Sets dynamic extent `d` (a row view shrinks extent 0 of its mapping).
+  TACK_HOST_DEVICE constexpr void set_extent(int d, index_t v) noexcept {
+    if constexpr (num_dynamic > 0) this->dyn_[dynamic_index(d)] = v;
+  }
 
 public:
   /// The index type of every extent and index (`tack::index_t`, signed 64-bit).
@@ -122,6 +132,8 @@ public:
   TACK_HOST_DEVICE constexpr index_t extent(int d) const noexcept {
     if constexpr (num_dynamic == 0) {
       return static_extent(d);
+    } else if constexpr (num_dynamic == int(sizeof...(E))) {
+      return this->dyn_[d];  // all dynamic: slot d, also when d is not a constant
     } else {
       const index_t s = static_extent(d);
       return s == dyn ? this->dyn_[dynamic_index(d)] : s;

@@ -10,13 +10,7 @@
 namespace tack {
 
 /// Column-major layout policy. `tack::mdview<float, tack::dextents<2>, tack::layout_left>`
-struct layout_left {
-  /// Whether the last index varies fastest (row-major).
-  static constexpr bool last_index_fastest = false;
-  /// Maps a multi-index over `Extents` to an offset (`detail::packed_mapping`).
-  /// `layout_left::mapping<dextents<2>> m(dextents<2>(6, 3)); index_t off = m(i, j);`
-  template <class Extents>
-  using mapping = detail::packed_mapping<layout_left, Extents>;
-};
+/// `layout_left::mapping<dextents<2>> m(dextents<2>(6, 3)); index_t off = m(i, j);`
+struct layout_left : detail::packed_layout<layout_left, false> {};
 
 }  // namespace tack

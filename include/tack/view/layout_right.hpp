@@ -10,13 +10,7 @@
 namespace tack {
 
 /// Row-major layout policy. `tack::mdview<float, tack::dextents<2>, tack::layout_right>`
-struct layout_right {
-  /// Whether the last index varies fastest (row-major).
-  static constexpr bool last_index_fastest = true;
-  /// Maps a multi-index over `Extents` to an offset (`detail::packed_mapping`).
-  /// `layout_right::mapping<dextents<2>> m(dextents<2>(6, 3)); index_t off = m(i, j);`
-  template <class Extents>
-  using mapping = detail::packed_mapping<layout_right, Extents>;
-};
+/// `layout_right::mapping<dextents<2>> m(dextents<2>(6, 3)); index_t off = m(i, j);`
+struct layout_right : detail::packed_layout<layout_right, true> {};
 
 }  // namespace tack

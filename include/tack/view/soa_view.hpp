@@ -6,12 +6,17 @@
 /// a proxy, `tack::soa_ref<T>`, that reads as `T`, assigns a `T` component by component, supports
 /// compound assignment and `[c]` for one component, so one kernel source serves both layouts:
 /// `v[i] = w[i] * 2.0f;` compiles for `tack::view<vec3f>` and for `tack::soa_view<vec3f>`.
+/// A `soa_view` is the `mdview` with the row-major mapping and `tack::soa_accessor<T>`, whose data
+/// handle is the component pointers and whose `access` returns the proxy: it holds pointers and
+/// extents only (no array handle, no reference count).
 
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
 #include <tack/types/item.hpp>
-#include <tack/view/detail/row_extents.hpp>
+#include <tack/view/detail/row_mapping.hpp>
+#include <tack/view/detail/row_view.hpp>
+#include <tack/view/mdview.hpp>
 #include <tack/view/view.hpp>
 
 #include <array>
@@ -185,6 +190,79 @@ public:
   TACK_HOST_DEVICE friend constexpr T operator-(const soa_ref& a) noexcept { return -a.get(); }
 };
 
+namespace detail {
+/// The data handle of a SoA kernel view: one pointer per scalar component (trivially copyable).
+template <class S, int N>
+struct component_pointers {
+  S* p[N];
+};
+}  // namespace detail
+
+/// The accessor of SoA kernel views: the data handle holds one pointer per component, `access(h,
+/// k)` is element `k` as a `soa_ref<T>` (or, for `const T`, the gathered value), `offset(h, k)`
+/// moves every pointer by `k`. `tack::soa_accessor<tack::vec3f>{}.access(h, i) = {1, 2, 3};`
+template <class T>
+struct soa_accessor {
+  using element_type = T;                  ///< `T`, const for read-only views
+  using value_type = std::remove_cv_t<T>;  ///< `T` without const
+  /// The component type, const for read-only views.
+  using scalar_type = std::conditional_t<std::is_const_v<T>, const scalar_t<T>, scalar_t<T>>;
+  /// Number of scalar components per element.
+  static constexpr int components = components_v<value_type>;
+  /// The component pointers.
+  using data_handle_type = detail::component_pointers<scalar_type, components>;
+  /// A proxy, or for a read-only view a const value (const so that `r[i] = x` does not compile
+  /// into a store to a temporary).
+  using reference = std::conditional_t<std::is_const_v<T>, const value_type, soa_ref<value_type>>;
+  using offset_policy = soa_accessor;  ///< the accessor of `offset`'s result
+
+  constexpr soa_accessor() noexcept = default;
+  /// `soa_accessor<const T>` from `soa_accessor<T>`.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+  TACK_HOST_DEVICE constexpr soa_accessor(soa_accessor<U>) noexcept {}
+
+  /// Element `k` of the components `h`.
+  TACK_FORCEINLINE constexpr reference access(const data_handle_type& h, index_t k) const noexcept {
+    if constexpr (std::is_const_v<T>) {
+      value_type value{};
+      for (int c = 0; c < components; ++c) detail::component_of(value, c) = h.p[c][k];
+      return value;
+    } else {
+      return soa_ref<value_type>(h.p, k);
+    }
+  }
+  /// Every component pointer moved by `k` elements.
+  TACK_FORCEINLINE constexpr data_handle_type offset(const data_handle_type& h, index_t k) const noexcept {
+    data_handle_type out{};
+    for (int c = 0; c < components; ++c) out.p[c] = h.p[c] + k;
+    return out;
+  }
+};
+
+namespace detail {
+// soa_view's checks of T, before its base (which needs T's components) is formed.
+template <class T>
+constexpr bool soa_element_check() {
+  static_assert(!is_scalar_v<T>, "tack::soa_view<T>: T is a scalar, which has no components to "
+                                 "split; use tack::view<T> for scalar arrays");
+  static_assert(is_scalar_v<T> || is_vec_v<T> || is_mat_v<T>,
+                "tack::soa_view<T>: T must be tack::vec<S, N> or tack::mat<S, R, C> (structure of "
+                "arrays splits an element's components)");
+  return is_vec_v<T> || is_mat_v<T>;
+}
+// The base of soa_view<T, Rank>: the mdview with the SoA accessor (for checked-out element
+// types, a placeholder that keeps the static_asserts the only errors).
+template <class T, int Rank, bool Ok = soa_element_check<std::remove_cv_t<T>>()>
+struct soa_view_base {
+  using type = mdview<T, dextents<Rank>, layout_rows, soa_accessor<T>>;
+};
+template <class T, int Rank>
+struct soa_view_base<T, Rank, false> {
+  using type = mdview<T, dextents<Rank>, layout_rows>;
+};
+}  // namespace detail
+
 /// Structure-of-arrays view of vector or matrix elements: component `c` of element `k` is
 /// `component_data(c)[k]`. `tack::soa_view<tack::vec3f> v({x, y, z}, {n});  v[i] += g * dt;`
 ///
@@ -192,15 +270,20 @@ public:
 /// the extents likewise. `operator[](k)` is the flat row-major element; `operator()(i, j, ...)`
 /// takes one index per dimension; both return `soa_ref<T>` (or, for `soa_view<const T>`, a
 /// `const T` value). `rows(i, j)` offsets every component pointer; bounds checks report the root's
-/// rows like `tack::view`.
+/// rows like `tack::view` (these three come from `detail::row_view`). A class derived from
+/// `mdview` rather than an alias, as `tack::view` is (see there).
 template <class T, int Rank = 1>
-class soa_view {
-  static_assert(!is_scalar_v<T>, "tack::soa_view<T>: T is a scalar, which has no components to "
-                                 "split; use tack::view<T> for scalar arrays");
-  static_assert(is_scalar_v<T> || is_vec_v<T> || is_mat_v<T>,
-                "tack::soa_view<T>: T must be tack::vec<S, N> or tack::mat<S, R, C> (structure of "
-                "arrays splits an element's components)");
+class soa_view
+    : public detail::row_view<soa_view<T, Rank>, typename detail::soa_view_base<T, Rank>::type> {
   static_assert(Rank >= 1 && Rank <= max_rank, "tack::soa_view: the rank is between 1 and 8");
+
+  using md = typename detail::soa_view_base<T, Rank>::type;
+  using base = detail::row_view<soa_view<T, Rank>, md>;
+  using row_map = typename md::mapping_type;
+  using handle = typename md::data_handle_type;
+  friend base;
+  template <class, int>
+  friend class soa_view;
 
 public:
   using element_type = T;                  ///< `T`, const for read-only views
@@ -214,15 +297,10 @@ public:
   static constexpr int rank = Rank;
   /// Number of scalar components per element (3 for `vec3f`, 9 for `mat3f`).
   static constexpr int components = components_v<T>;
+  /// How bounds reports name this view and its `rows`.
+  static constexpr const char* check_name = "tack::soa_view";
+  static constexpr const char* rows_check_name = "tack::soa_view::rows";
 
-private:
-  scalar_type* comps_[components] = {};
-  detail::row_extents<Rank> ext_;
-
-  template <class, int>
-  friend class soa_view;
-
-public:
   /// A null view with zero extents.
   constexpr soa_view() noexcept = default;
 
@@ -232,18 +310,14 @@ public:
   TACK_HOST_DEVICE constexpr soa_view(scalar_type* const (&comps)[components],
                                       const index_t (&extents)[Rank], index_t root_row_offset = 0,
                                       index_t root_rows = -1)
-      : ext_("tack::soa_view", extents, root_row_offset, root_rows) {
-    for (int c = 0; c < components; ++c) comps_[c] = comps[c];
-  }
+      : base(pointers(comps), row_map("tack::soa_view", extents, root_row_offset, root_rows)) {}
 
   /// The same with `std::array`s. `tack::soa_view<tack::vec3f> v(ptrs, shape);`
   TACK_HOST_DEVICE constexpr soa_view(
       const std::array<scalar_type*, std::size_t(components)>& comps,
       const std::array<index_t, std::size_t(Rank)>& extents, index_t root_row_offset = 0,
       index_t root_rows = -1)
-      : ext_("tack::soa_view", extents, root_row_offset, root_rows) {
-    for (int c = 0; c < components; ++c) comps_[c] = comps[std::size_t(c)];
-  }
+      : base(pointers(comps), row_map("tack::soa_view", extents, root_row_offset, root_rows)) {}
 
   /// A rank-1 view of `n` elements. `tack::soa_view<tack::vec2d> v({x, y}, n);`
   /// (A template so that a braced `{n}` picks the extents constructor, not this one.)
@@ -256,69 +330,24 @@ public:
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
   TACK_HOST_DEVICE constexpr soa_view(const soa_view<U, Rank>& other) noexcept
-      : ext_(other.ext_) {
-    for (int c = 0; c < components; ++c) comps_[c] = other.comps_[c];
-  }
-
-  /// Element `k` of the flat row-major sequence. `v[k] = tack::vec3f{0, 0, 1};`
-  template <std::integral I>
-  TACK_FORCEINLINE constexpr reference operator[](I k) const {
-    return element(ext_.flat(TACK_IMPL_CHECK_SITE("tack::soa_view"), index_t(k)));
-  }
-
-  /// Element `(i, j, ...)`: exactly `Rank` integer indices. `v(i, j)[0] = 1.0f;`
-  template <class... I>
-  TACK_FORCEINLINE constexpr reference operator()(I... i) const {
-    if constexpr (!detail::check_index_count<Rank, sizeof...(I)>()) {
-      return element(0);
-    } else {
-      static_assert((std::is_integral_v<I> && ...), "tack::soa_view: indices are integers");
-      return element(ext_.offset(TACK_IMPL_CHECK_SITE("tack::soa_view"), index_t(i)...));
-    }
-  }
-
-  /// Rows `[i, j)` of the first dimension: every component pointer offset, no allocation.
-  TACK_HOST_DEVICE constexpr soa_view rows(index_t i, index_t j) const {
-    soa_view r = *this;
-    const index_t shift = r.ext_.take_rows(TACK_IMPL_CHECK_SITE("tack::soa_view::rows"), i, j);
-    for (int c = 0; c < components; ++c) r.comps_[c] = comps_[c] + shift;
-    return r;
-  }
+      : base(pointers(other.data().p), other.mapping()) {}
 
   /// The array of component `c` (`component_data(c)[k]` is component c of element k).
   TACK_FORCEINLINE constexpr scalar_type* component_data(int c) const noexcept {
-    return comps_[c];
+    return this->data().p[c];
   }
   /// Component `c` as a scalar view of the same shape and bounds info. `v.component(0)[k]`
   TACK_HOST_DEVICE constexpr view<scalar_type, Rank> component(int c) const {
-    return view<scalar_type, Rank>(comps_[c], shape(), ext_.root_row_offset, ext_.root_rows);
+    return view<scalar_type, Rank>(component_data(c), this->shape(), this->root_row_offset(),
+                                   this->root_rows());
   }
-  /// Extent of dimension `d`.
-  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return ext_.extents[d]; }
-  /// Number of elements: the product of the extents.
-  TACK_FORCEINLINE constexpr index_t size() const noexcept { return ext_.size(); }
-  /// True when `size() == 0`.
-  TACK_HOST_DEVICE constexpr bool empty() const noexcept { return size() == 0; }
-  /// The extents as an array.
-  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
-    return ext_.shape();
-  }
-  /// Row `0` of this view is row `root_row_offset()` of its root (0 unless made by `rows`).
-  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept {
-    return ext_.root_row_offset;
-  }
-  /// Rows of the root this view was taken from (`extent(0)` unless it is a row view).
-  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept { return ext_.root_rows; }
 
 private:
-  TACK_FORCEINLINE constexpr reference element(index_t k) const noexcept {
-    if constexpr (std::is_const_v<T>) {
-      value_type value{};
-      for (int c = 0; c < components; ++c) detail::component_of(value, c) = comps_[c][k];
-      return value;
-    } else {
-      return soa_ref<value_type>(comps_, k);
-    }
+  template <class P>
+  TACK_HOST_DEVICE static constexpr handle pointers(const P& comps) noexcept {
+    handle h{};
+    for (int c = 0; c < components; ++c) h.p[c] = comps[std::size_t(c)];
+    return h;
   }
 };
 

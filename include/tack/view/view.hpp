@@ -3,16 +3,20 @@
 #pragma once
 /// @file `tack::view<T, Rank>`: what a kernel receives for an interleaved (AoS) or scalar array —
 /// a pointer and row-major extents, trivially copyable, usable on host and device. `a.view()`
-/// returns one. It also records where it sits in its root array (for bounds-check messages only),
-/// so that an index past a row view but inside the root is reported as such.
+/// returns one. It is the `mdview` with the row-major mapping `detail::layout_rows` and the
+/// default accessor, plus what only kernel views have: `operator[]` over the flat element sequence
+/// at every rank and `rows(i, j)` (both from `detail::row_view`), iterators. Its mapping also
+/// records where it sits in its root array (for bounds-check messages only), so that an index past
+/// a row view but inside the root is reported as such.
 
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
+#include <tack/view/accessor.hpp>
 #include <tack/view/array_view.hpp>
-#include <tack/view/detail/row_extents.hpp>
+#include <tack/view/detail/row_mapping.hpp>
+#include <tack/view/detail/row_view.hpp>
 #include <tack/view/extents.hpp>
-#include <tack/view/layout_right.hpp>
 #include <tack/view/mdview.hpp>
 
 #include <array>
@@ -27,19 +31,26 @@ namespace tack {
 ///
 /// `operator[](k)` reads the flat element sequence (k < size()); `operator()(i, j, ...)` takes one
 /// index per dimension. `rows(i, j)` is rows `[i, j)` of the first dimension, over the same memory.
-/// Read-only arrays give `view<const T, Rank>`; a `view<T>` converts to it. Accesses are
-/// bounds-checked when TACK_BOUNDS_CHECK is on, against this view's extents.
+/// Read-only arrays give `view<const T, Rank>`; a `view<T>` converts to it, and to
+/// `mdview<T, dextents<Rank>>` (layout_right). Accesses are bounds-checked when TACK_BOUNDS_CHECK
+/// is on, against this view's extents.
+///
+/// A class derived from `mdview` rather than an alias of it: kernels and traits deduce `T` and
+/// `Rank` from `view<T, Rank>` (`template <class T, int R> void k(tack::view<T, R>)`,
+/// `restrict_form<view<T, R>>`), which an alias of `mdview<T, dextents<Rank>, ...>` would not allow
+/// (`Rank` is not deducible through `dextents`); see docs/decisions.md.
 template <class T, int Rank = 1>
-class view {
+class view
+    : public detail::row_view<view<T, Rank>,
+                              mdview<T, dextents<Rank>, detail::layout_rows, default_accessor<T>>> {
   static_assert(Rank >= 1 && Rank <= max_rank, "tack::view: the rank is between 1 and 8");
   static_assert(!std::is_reference_v<T> && !std::is_void_v<T>,
                 "tack::view: the element type is an object type (float, tack::vec3f, ...)");
 
-  T* data_ = nullptr;
-  detail::row_extents<Rank> ext_;
-
-  template <class, int>
-  friend class view;
+  using md = mdview<T, dextents<Rank>, detail::layout_rows, default_accessor<T>>;
+  using base = detail::row_view<view<T, Rank>, md>;
+  using row_map = typename md::mapping_type;
+  friend base;
 
 public:
   using element_type = T;                  ///< `T`, const for read-only views
@@ -49,6 +60,9 @@ public:
   using iterator = T*;                     ///< `begin()`/`end()` walk the flat sequence
   /// Number of dimensions. `static_assert(tack::view<float, 2>::rank == 2);`
   static constexpr int rank = Rank;
+  /// How bounds reports name this view and its `rows`.
+  static constexpr const char* check_name = "tack::view";
+  static constexpr const char* rows_check_name = "tack::view::rows";
 
   /// A null view with zero extents.
   constexpr view() noexcept = default;
@@ -61,12 +75,12 @@ public:
   /// The two numbers only improve bounds-check messages. `view<float>(p + 2, {2}, 2, 6)`
   TACK_HOST_DEVICE constexpr view(T* data, const index_t (&extents)[Rank], index_t root_row_offset,
                                   index_t root_rows)
-      : data_(data), ext_("tack::view", extents, root_row_offset, root_rows) {}
+      : base(data, row_map("tack::view", extents, root_row_offset, root_rows)) {}
 
   /// The same with a `std::array` of extents. `tack::view<float, 2> v(p, shape, 2, 6);`
   TACK_HOST_DEVICE constexpr view(T* data, const std::array<index_t, std::size_t(Rank)>& extents,
                                   index_t root_row_offset, index_t root_rows)
-      : data_(data), ext_("tack::view", extents, root_row_offset, root_rows) {}
+      : base(data, row_map("tack::view", extents, root_row_offset, root_rows)) {}
 
   /// See above; not a row view. `tack::view<float, 2> v(p, shape);`
   TACK_HOST_DEVICE constexpr view(T* data, const std::array<index_t, std::size_t(Rank)>& extents)
@@ -83,72 +97,20 @@ public:
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
   TACK_HOST_DEVICE constexpr view(const view<U, Rank>& other) noexcept
-      : data_(other.data_), ext_(other.ext_) {}
-
-  /// Element `k` of the flat row-major sequence, 0 <= k < size(). `v[k] += 1;`
-  template <std::integral I>
-  TACK_FORCEINLINE constexpr reference operator[](I k) const {
-    return data_[ext_.flat(TACK_IMPL_CHECK_SITE("tack::view"), index_t(k))];
-  }
-
-  /// Element `(i, j, ...)`: exactly `Rank` integer indices. `m(i, j) = 0;`
-  template <class... I>
-  TACK_FORCEINLINE constexpr reference operator()(I... i) const {
-    if constexpr (!detail::check_index_count<Rank, sizeof...(I)>()) {
-      return *data_;
-    } else {
-      static_assert((std::is_integral_v<I> && ...), "tack::view: indices are integers");
-      return data_[ext_.offset(TACK_IMPL_CHECK_SITE("tack::view"), index_t(i)...)];
-    }
-  }
-
-  /// Rows `[i, j)` of the first dimension: the same memory, no allocation.
-  /// `auto middle = v.rows(2, 4);  middle[0]` is `v[2]` for a rank-1 view.
-  TACK_HOST_DEVICE constexpr view rows(index_t i, index_t j) const {
-    view r = *this;
-    r.data_ = data_ + r.ext_.take_rows(TACK_IMPL_CHECK_SITE("tack::view::rows"), i, j);
-    return r;
-  }
-
-  /// Pointer to element 0 (host or device memory).
-  TACK_FORCEINLINE constexpr pointer data() const noexcept { return data_; }
-  /// Extent of dimension `d`.
-  TACK_FORCEINLINE constexpr index_t extent(int d) const noexcept { return ext_.extents[d]; }
-  /// Number of elements: the product of the extents.
-  TACK_FORCEINLINE constexpr index_t size() const noexcept { return ext_.size(); }
-  /// True when `size() == 0`.
-  TACK_HOST_DEVICE constexpr bool empty() const noexcept { return size() == 0; }
-  /// The extents as an array.
-  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Rank)> shape() const noexcept {
-    return ext_.shape();
-  }
-  /// Row `0` of this view is row `root_row_offset()` of its root (0 unless made by `rows`).
-  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept {
-    return ext_.root_row_offset;
-  }
-  /// Rows of the root this view was taken from (`extent(0)` unless it is a row view).
-  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept { return ext_.root_rows; }
+      : base(static_cast<const mdview<U, dextents<Rank>, detail::layout_rows, default_accessor<U>>&>(
+            other)) {}
 
   /// First element of the flat sequence. `for (float x : v) ...`
-  TACK_HOST_DEVICE constexpr iterator begin() const noexcept { return data_; }
+  TACK_HOST_DEVICE constexpr iterator begin() const noexcept { return this->data(); }
   /// One past the last element.
-  TACK_HOST_DEVICE constexpr iterator end() const noexcept { return data_ + size(); }
-
-  /// As an mdspan-style view (`mdview<T, dextents<Rank>>`, or of `const T`).
-  /// `tack::mdview<float, tack::dextents<2>> m = v;`
-  template <class U>
-    requires std::is_convertible_v<T (*)[], U (*)[]>
-  TACK_HOST_DEVICE constexpr operator mdview<U, dextents<Rank>, layout_right>() const {
-    return mdview<U, dextents<Rank>, layout_right>(data_, dextents<Rank>(shape()));
-  }
+  TACK_HOST_DEVICE constexpr iterator end() const noexcept { return this->data() + this->size(); }
 
   /// As an Axom-style view (spacing 1). `tack::array_view<float, 2> a = v;`
   template <class U>
     requires std::is_convertible_v<T (*)[], U (*)[]>
   TACK_HOST_DEVICE constexpr operator array_view<U, Rank>() const {
-    return array_view<U, Rank>(data_, shape(), 1);
+    return array_view<U, Rank>(this->data(), this->shape(), 1);
   }
-
 };
 
 }  // namespace tack

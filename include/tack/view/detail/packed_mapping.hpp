@@ -98,12 +98,30 @@ public:
   /// See `is_always_strided()`.
   TACK_HOST_DEVICE static constexpr bool is_strided() noexcept { return true; }
 
+protected:
+  // Sets dynamic extent `d` (row_mapping's take_rows).
+  TACK_HOST_DEVICE constexpr void set_extent(int d, index_t v) noexcept {
+    static_cast<Extents&>(*this).set_extent(d, v);
+  }
+
+public:
   /// Equal when the extents are.
   template <class OtherExtents>
   TACK_HOST_DEVICE friend constexpr bool
   operator==(const packed_mapping& a, const packed_mapping<Layout, OtherExtents>& b) noexcept {
     return a.extents() == b.extents();
   }
+};
+
+/// What `layout_right` and `layout_left` are: `last_index_fastest`, and `mapping<Extents>`, the
+/// `packed_mapping` of `Layout`. `struct layout_right : packed_layout<layout_right, true> {};`
+template <class Layout, bool LastIndexFastest>
+struct packed_layout {
+  /// Whether the last index varies fastest (row-major).
+  static constexpr bool last_index_fastest = LastIndexFastest;
+  /// Maps a multi-index over `Extents` to an offset.
+  template <class Extents>
+  using mapping = packed_mapping<Layout, Extents>;
 };
 
 }  // namespace tack::detail
