@@ -175,3 +175,75 @@ TYPED_TEST(dataset_backend_test, unstructured_h1_and_l2_with_the_locator) {
     EXPECT_EQ(g.locator_builds(), 1);  // built once, on the first interpolation, for every query after it
   }
 }
+
+// A box of n^3 cubes of 6 tetrahedra each, point coordinates jittered so the cells do not line up
+// with the locator's bins: large enough (more than 2 MiB of cells) that a batch of more than 2^15
+// queries on the CPU is grouped by locator bin before the kernel runs.
+td::unstructured_grid jittered_tet_box(const tack::device& d, int n) {
+  std::vector<tack::vec3d> p;
+  const int m = n + 1;
+  for (int k = 0; k < m; ++k)
+    for (int j = 0; j < m; ++j)
+      for (int i = 0; i < m; ++i) {
+        auto shake = [&](int x, int salt) {
+          if (x == 0 || x == n) return double(x);
+          const unsigned h = static_cast<unsigned>((i * 73856093) ^ (j * 19349663) ^ (k * 83492791) ^ salt);
+          return x + 0.2 * (double(h % 1001) / 1000.0 - 0.5);
+        };
+        p.push_back(tack::vec3d{shake(i, 1), shake(j, 2), shake(k, 3)});
+      }
+  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  std::vector<index_t> conn;
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        for (const auto& pm : perms) {
+          int c[3] = {i, j, k};
+          conn.push_back(c[0] + m * (c[1] + m * c[2]));
+          for (int a = 0; a < 3; ++a) {
+            ++c[pm[a]];
+            conn.push_back(c[0] + m * (c[1] + m * c[2]));
+          }
+        }
+  const index_t cells = index_t(n) * n * n * 6;
+  std::vector<index_t> off;
+  for (index_t c = 0; c <= cells; ++c) off.push_back(4 * c);
+  return td::unstructured_grid(tack::array_from(p).to_device(d), tack::array_from(conn).to_device(d),
+                               tack::array_from(off).to_device(d),
+                               tack::array_from(std::vector<std::uint8_t>(static_cast<std::size_t>(cells), 10)).to_device(d));
+}
+
+TYPED_TEST(dataset_backend_test, unstructured_batch_grouped_by_bin_matches_each_point) {
+  const tack::device d = tack::test::device_of<TypeParam>();
+  const bool exact = !std::is_same_v<TypeParam, tack::cuda_backend>;
+  auto g = jittered_tet_box(d, 24);  // 82,944 tetrahedra: 2.65 MB of connectivity
+  ASSERT_GE(g.n_cells() * 4 * index_t(sizeof(index_t)), index_t{2} << 20);
+  const auto p = std::get<tack::array<tack::vec3d>>(g.points()).to_vector();
+  std::vector<float> v;
+  for (std::size_t i = 0; i < p.size(); ++i) v.push_back(float(p[i][0] - 2 * p[i][1] + 0.5 * p[i][2]));
+  const td::field h1(td::H1(g), tack::array_from(v).to_device(d));
+  std::vector<float> per_cell;
+  for (index_t c = 0; c < g.n_cells(); ++c) per_cell.push_back(float(c % 1000));
+  const td::field l2(td::L2(g), tack::array_from(per_cell).to_device(d));
+  // 40,000 points in [-1, 25]^3 (some outside), in random order
+  auto r = tack::arrays::random_uniform<double>(3 * 40000, 5, -1.0, 25.0);
+  std::vector<tack::vec3d> q;
+  for (index_t i = 0; i < 40000; ++i) q.push_back(tack::vec3d{r[3 * i], r[3 * i + 1], r[3 * i + 2]});
+  for (auto layout : {tack::layout::aos, tack::layout::soa}) {
+    const auto pts = tack::array_from(q).copy({.device = d, .layout = layout});
+    const auto got_h1 = h1.interpolate(pts).to_vector();
+    const auto got_l2 = l2.interpolate(pts).to_vector();
+    std::vector<float> want_h1, want_l2;
+    for (const auto& x : q) {
+      want_h1.push_back(h1.interpolate(x));
+      want_l2.push_back(l2.interpolate(x));
+    }
+    expect_same(got_h1, want_h1, exact);
+    expect_same(got_l2, want_l2, exact);
+    int outside = 0;
+    for (float x : want_h1) outside += std::isnan(x) ? 1 : 0;
+    EXPECT_GT(outside, 1000);
+    EXPECT_LT(outside, 20000);
+  }
+  EXPECT_EQ(g.locator_builds(), 1);
+}

@@ -11,12 +11,14 @@
 #include <tack/dataset/detail/geometry.hpp>
 #include <tack/dataset/space.hpp>
 #include <tack/exec/parallel_for.hpp>
+#include <tack/exec/threads.hpp>
 #include <tack/types/item.hpp>
 #include <tack/types/vec.hpp>
 #include <tack/view/view.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -55,15 +57,14 @@ void with_mesh_form(const mesh_geometry& g, const tack::device& dev, F&& f) {
       const array<const index_t> off = u.offsets.to_device(dev).as_const();
       const array<const std::uint8_t> types = u.types.to_device(dev).as_const();
       const array<const index_t> bs = loc->bin_start.to_device(dev).as_const();
-      const array<const index_t> bc = loc->bin_cells.to_device(dev).as_const();
-      const array<const float> boxes = loc->boxes.to_device(dev).as_const();
+      const array<const locator_entry> entries = loc->entries.to_device(dev).as_const();
       std::visit(
           [&](const auto& points) {
             const auto p = points.to_device(dev).as_const();
             p.visit_kernel_form([&](auto pv) {
-              unstructured_form<decltype(pv), tack::view<const index_t, 1>,
-                                tack::view<const std::uint8_t, 1>>
-                  form{pv,        conn.view(), off.view(), types.view(), bs.view(), bc.view(), boxes.view(),
+              unstructured_form<decltype(pv), tack::view<const index_t, 1>, tack::view<const std::uint8_t, 1>,
+                                tack::view<const locator_entry, 1>>
+                  form{pv,        conn.view(), off.view(), types.view(), bs.view(), entries.view(),
                        {loc->bins[0], loc->bins[1], loc->bins[2]},
                        {loc->lo[0], loc->lo[1], loc->lo[2]},
                        {loc->inv_bin[0], loc->inv_bin[1], loc->inv_bin[2]},
@@ -88,6 +89,97 @@ template <class T>
 struct single_result {
   T* r;
   TACK_HOST_DEVICE T& operator[](index_t) const { return *r; }
+};
+
+/// A kernel argument seen in the queries' order: element `k` is `base[order[k]]` (host memory).
+template <class Base>
+struct reordered {
+  Base base;
+  const index_t* order;
+  TACK_HOST_DEVICE decltype(auto) operator[](index_t k) const { return base[order[k]]; }
+};
+
+/// Writes each query's `order_key` (a kernel, so that it runs on the CPU's threads).
+template <class Mesh, class Points>
+struct order_key_kernel {
+  Mesh mesh;
+  Points points;
+  std::uint32_t* keys;
+  index_t buckets;
+  TACK_HOST_DEVICE void operator()(index_t i) const {
+    keys[i] = static_cast<std::uint32_t>(mesh.order_key(points[i], buckets));
+  }
+};
+
+/// One piece of the counting sort of `query_order`: piece `c` of `pieces` equal stretches of the
+/// queries counts its keys (`scatter` false) into `at[c * buckets + key]`, or (`scatter` true)
+/// writes each query's position and point to where `at` says, stretch by stretch in query order.
+template <class Points, class Point>
+struct order_piece_kernel {
+  Points points;
+  const std::uint32_t* keys;
+  index_t* at;
+  index_t* order;
+  Point* sorted;
+  index_t n;
+  index_t pieces;
+  index_t buckets;
+  bool scatter;
+  TACK_HOST_DEVICE void operator()(index_t c) const {
+    index_t* mine = at + c * buckets;
+    const index_t first = n / pieces * c + (c < n % pieces ? c : n % pieces);
+    const index_t end = first + n / pieces + (c < n % pieces ? 1 : 0);
+    for (index_t i = first; i < end; ++i) {
+      if (!scatter) {
+        ++mine[keys[i]];
+      } else {
+        const index_t pos = mine[keys[i]]++;
+        order[pos] = i;
+        sorted[pos] = static_cast<Point>(points[i]);
+      }
+    }
+  }
+};
+
+/// Queries below this many are interpolated in their own order: grouping them would cost more
+/// than the cache misses it saves.
+inline constexpr index_t order_min_queries = index_t{1} << 15;
+/// Meshes whose values (and, for unstructured meshes, cells) take fewer bytes than this stay in
+/// the CPU's caches in any query order: their queries are not grouped.
+inline constexpr std::size_t order_min_bytes = std::size_t{2} << 20;
+
+/// The queries grouped by the mesh form's `order_key` (a row of cells, a group of locator bins):
+/// `order[k]` is the query at position `k` and `sorted[k]` its point. Consecutive queries then read
+/// the same values and cells from the cache instead of each waiting on memory (random queries in a
+/// large mesh otherwise miss the cache for every corner). A counting sort on `dev`'s threads, ties
+/// in query order (the result does not depend on the thread count). Host memory.
+template <class Point>
+struct query_order {
+  array<index_t> order;
+  array<Point> sorted;
+
+  template <class Mesh, class Points>
+  query_order(const tack::device& dev, const Mesh& mesh, const Points& points, index_t n)
+      : order(tack::empty<index_t>(n, {.device = dev})), sorted(tack::empty<Point>(n, {.device = dev})) {
+    const index_t buckets = mesh.order_buckets(std::clamp<index_t>(n / 4, 1, index_t{1} << 30));
+    const index_t pieces = std::clamp<index_t>(tack::num_threads(), 1, n);
+    array<std::uint32_t> keys = tack::empty<std::uint32_t>(n, {.device = dev});
+    tack::parallel_for(dev, n, order_key_kernel<Mesh, Points>{mesh, points, keys.data(), buckets});
+    std::vector<index_t> at(static_cast<std::size_t>(pieces * buckets), 0);
+    order_piece_kernel<Points, Point> piece{points, keys.data(), at.data(), order.data(), sorted.data(),
+                                            n,      pieces,      buckets,   false};
+    tack::parallel_for(dev, pieces, piece);
+    index_t total = 0;  // each piece's first position for each key: key-major, then piece order
+    for (index_t b = 0; b < buckets; ++b) {
+      for (index_t c = 0; c < pieces; ++c) {
+        const index_t count = at[static_cast<std::size_t>(c * buckets + b)];
+        at[static_cast<std::size_t>(c * buckets + b)] = total;
+        total += count;
+      }
+    }
+    piece.scatter = true;
+    tack::parallel_for(dev, pieces, piece);
+  }
 };
 
 /// Calls `sink(bytes, count)` with the elements of `a` as interleaved components (VTK's layout),
@@ -213,12 +305,25 @@ public:
     if (n == 0) return out;
     const auto ov = out.view();
     const bool cells = space_.kind() == space_kind::L2;
+    const bool grouped = dev.is_cpu() && n >= detail::order_min_queries && mesh_bytes() >= detail::order_min_bytes;
     detail::with_mesh_form(space_.geometry(), dev, [&](const auto& mesh) {
+      using Mesh = std::decay_t<decltype(mesh)>;
       values_.as_const().visit_kernel_form([&](auto vv) {
         points.as_const().visit_kernel_form([&](auto pv) {
-          tack::parallel_for(dev, n,
-                             detail::interpolate_kernel<T, std::decay_t<decltype(mesh)>, decltype(vv),
-                                                        decltype(pv), decltype(ov)>{mesh, vv, pv, ov, cells, n});
+          using V = decltype(vv);
+          using PV = decltype(pv);
+          if constexpr (requires { mesh.order_key(pv[0], index_t{1}); }) {
+            if (grouped) {
+              const detail::query_order<std::remove_const_t<P>> q(dev, mesh, pv, n);
+              const auto sv = q.sorted.as_const().view();
+              using RO = detail::reordered<decltype(ov)>;
+              tack::parallel_for(dev, n,
+                                 detail::interpolate_kernel<T, Mesh, V, decltype(sv), RO>{
+                                     mesh, vv, sv, RO{ov, q.order.data()}, cells, n});
+              return;
+            }
+          }
+          tack::parallel_for(dev, n, detail::interpolate_kernel<T, Mesh, V, PV, decltype(ov)>{mesh, vv, pv, ov, cells, n});
         });
       });
     });
@@ -227,6 +332,17 @@ public:
   }
 
 private:
+  /// What one interpolation may read besides the points: the values and, for an unstructured
+  /// mesh, its cells (an estimate for `query_order`'s threshold).
+  std::size_t mesh_bytes() const {
+    std::size_t bytes = values_.nbytes();
+    if (space_.geometry().kind() == mesh_kind::unstructured) {
+      const auto& u = static_cast<const detail::unstructured_geometry&>(space_.geometry());
+      bytes += u.connectivity.nbytes() + u.offsets.nbytes();
+    }
+    return bytes;
+  }
+
   function_space space_;
   array<T> values_;
 };

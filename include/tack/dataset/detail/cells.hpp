@@ -99,6 +99,19 @@ TACK_HOST_DEVICE inline stencil structured_stencil(const index_t (&dims)[3], con
   return s;
 }
 
+/// How many consecutive keys of `total` share one of `buckets` groups (`grouped_buckets`).
+TACK_HOST_DEVICE inline index_t bucket_group(index_t total, index_t buckets) {
+  return buckets > 0 && total > buckets ? (total + buckets - 1) / buckets : 1;
+}
+/// `total` keys grouped into at most `limit` groups of consecutive keys: the number of groups.
+inline index_t grouped_buckets(index_t total, index_t limit) {
+  const index_t group = total > limit ? (total + limit - 1) / limit : 1;
+  return (total + group - 1) / group;
+}
+
+/// How many points ahead the CPU kernel asks for the corner values of a uniform grid's cell.
+inline constexpr index_t prefetch_distance = 16;
+
 /// A uniform grid on the kernel side: point dimensions, origin, 1 / spacing.
 struct uniform_form {
   index_t dims[3];
@@ -152,11 +165,29 @@ struct uniform_form {
     return (c00 * uy + c10 * t[1]) * uz + (c01 * uy + c11 * t[1]) * t[2];
   }
 
-  /// Asks the CPU's cache for the corners of the cell of `p` (H1, interleaved values): issued a
-  /// few points ahead, so that the corner loads of several points are in flight at once.
-  template <class V, class P>
-  TACK_HOST_DEVICE void prefetch(const V& values, const P& p) const {
+  /// CPU only: asks the cache for the corners of the cell of point `i + prefetch_distance` (H1,
+  /// interleaved values, whose addresses are known), so that the corner loads of several points
+  /// are in flight at once.
+  // Force-inlined, as every prefetch function here: GCC marks a function that only prefetches
+  // as pure and drops the calls to it, unless it is inlined first.
+  template <class V, class Pts>
+  TACK_FORCEINLINE void prefetch(const V& values, const Pts& pts, index_t i, index_t n, bool cells) const {
 #if !defined(__CUDA_ARCH__)
+    if constexpr (requires { &values[0]; }) {
+      if (!cells && i + prefetch_distance < n) prefetch_corners(values, pts[i + prefetch_distance]);
+    }
+#else
+    (void)values;
+    (void)pts;
+    (void)i;
+    (void)n;
+    (void)cells;
+#endif
+  }
+
+  /// The prefetches of `prefetch` for one point (host code).
+  template <class V, class P>
+  inline TACK_IMPL_ALWAYS_INLINE void prefetch_corners(const V& values, const P& p) const {
     index_t b = 0, stride = 1;
     for (int d = 0; d < 3; ++d) {
       const double f = (static_cast<double>(p[d]) - origin[d]) * inv_spacing[d];
@@ -172,10 +203,6 @@ struct uniform_form {
       __builtin_prefetch(&values[k]);
       __builtin_prefetch(&values[k + 1 > last ? last : k + 1]);
     }
-#else
-    (void)values;
-    (void)p;
-#endif
   }
 };
 
@@ -458,25 +485,112 @@ TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8]
   return true;
 }
 
+/// One candidate of a locator bin: a cell and its bounding box (slightly enlarged, a quick
+/// rejection), stored together so that a query reads a bin's candidates from one stretch of memory
+/// instead of looking each box up by cell (two 32-byte entries per cache line).
+struct locator_entry {
+  float lo[3];
+  float hi[3];
+  index_t cell;
+
+  template <class Q>
+  TACK_HOST_DEVICE bool contains(const Q& q) const {
+    return !(q[0] < lo[0] || q[1] < lo[1] || q[2] < lo[2] || q[0] > hi[0] || q[1] > hi[1] || q[2] > hi[2]);
+  }
+};
+
+/// How many points apart the CPU kernel's prefetch stages for unstructured meshes run: the bin
+/// of point `i + 3 * step` is asked of the cache, then the bin's entries (`i + 2 * step`), then
+/// the candidate cells' offsets, types and connectivity (`i + step`), so that the dependent loads
+/// of one query are in flight while earlier queries compute.
+inline constexpr index_t locator_prefetch_step = 8;
+
 /// An unstructured mesh with its bin locator on the kernel side. `Points` reads `vec3` points;
-/// the index views read `index_t`; `Types` reads `uint8_t`. Bins are half-open boxes of a uniform
-/// grid over the mesh's box; a cell is listed in the bins its box meets, a box face that lies on a
-/// bin face counting for one side only (so cells aligned with the bins are listed once). A point
-/// within `eps` (bin units) of a bin face also searches the bin across it, which finds the cells
-/// that contain it only within the tolerance.
-template <class Points, class Index, class Types>
+/// the index views read `index_t`; `Types` reads `uint8_t`; `Entries` reads `locator_entry`. Bins
+/// are half-open boxes of a uniform grid over the mesh's box; a cell is listed in the bins its box
+/// meets, a box face that lies on a bin face counting for one side only (so cells aligned with the
+/// bins are listed once). A point within `eps` (bin units) of a bin face also searches the bin
+/// across it, which finds the cells that contain it only within the tolerance.
+template <class Points, class Index, class Types, class Entries>
 struct unstructured_form {
   Points points;
   Index connectivity;
   Index offsets;  // n_cells + 1, from 0
   Types types;
   Index bin_start;  // n_bins + 1
-  Index bin_cells;
-  tack::view<const float, 1> boxes;  // 6 per cell
+  Entries entries;  // bin by bin
   index_t bins[3];
   double lo[3];
   double inv_bin[3];
   double eps[3];
+
+  /// The bin that holds `p` (clamped onto the outer bins), or -1 when `p` is outside the mesh's
+  /// box by more than the tolerance: the first bin `locate` searches.
+  template <class P>
+  TACK_HOST_DEVICE index_t home_bin(const P& p) const {
+    index_t b = 0, stride = 1;
+    for (int d = 0; d < 3; ++d) {
+      const double f = (static_cast<double>(p[d]) - lo[d]) * inv_bin[d];
+      const double nb = static_cast<double>(bins[d]);
+      if (!(f >= -param_tol * nb - eps[d]) || !(f <= (1 + param_tol) * nb + eps[d])) return -1;
+      index_t k = f > 0 ? static_cast<index_t>(f) : 0;
+      k = k >= bins[d] ? bins[d] - 1 : k;
+      b += stride * k;
+      stride *= bins[d];
+    }
+    return b;
+  }
+
+  /// How many distinct `order_key`s there are: the bins, grouped so that there are at most
+  /// `limit` groups (consecutive bins along x share a group).
+  index_t order_buckets(index_t limit) const { return grouped_buckets(bins[0] * bins[1] * bins[2], limit); }
+  /// The group of the home bin of `p` (0 outside the mesh): queries with the same key search the
+  /// same few bins, cells and points. `buckets` is what `order_buckets` returned.
+  template <class P>
+  TACK_HOST_DEVICE index_t order_key(const P& p, index_t buckets) const {
+    const index_t b = home_bin(p);
+    return b < 0 ? 0 : b / bucket_group(bins[0] * bins[1] * bins[2], buckets);
+  }
+
+  /// CPU only: asks the cache for what the queries ahead of `i` will read, one stage per distance
+  /// (`locator_prefetch_step`): the home bin's start for point `i + 3 * step`, its entries for
+  /// `i + 2 * step`, the offsets, types and connectivity of the candidates whose boxes hold point
+  /// `i + step`. Each stage reads only what the previous one brought in, except the offsets.
+  template <class V, class Pts>
+  TACK_FORCEINLINE void prefetch(const V&, const Pts& pts, index_t i, index_t n, bool cells) const {
+#if !defined(__CUDA_ARCH__)
+    constexpr index_t s = locator_prefetch_step;
+    if (i + 3 * s < n) {
+      const index_t b = home_bin(pts[i + 3 * s]);
+      if (b >= 0) __builtin_prefetch(&bin_start[b]);
+    }
+    if (i + 2 * s < n) {
+      const index_t b = home_bin(pts[i + 2 * s]);
+      if (b >= 0) {
+        const index_t first = bin_start[b], end = bin_start[b + 1];
+        for (index_t k = first; k < end && k < first + 8; k += 2) __builtin_prefetch(&entries[k]);
+      }
+    }
+    if (i + s < n && !cells) {
+      const auto p = pts[i + s];
+      const index_t b = home_bin(p);
+      if (b < 0) return;
+      const double q[3] = {static_cast<double>(p[0]), static_cast<double>(p[1]), static_cast<double>(p[2])};
+      const index_t end = bin_start[b + 1];
+      for (index_t k = bin_start[b]; k < end; ++k) {
+        const locator_entry& e = entries[k];
+        if (!e.contains(q)) continue;
+        __builtin_prefetch(&types[e.cell]);
+        __builtin_prefetch(&connectivity[offsets[e.cell]]);
+      }
+    }
+#else
+    (void)pts;
+    (void)i;
+    (void)n;
+    (void)cells;
+#endif
+  }
 
   /// The cell of `bin` (or of the bins across the faces `q` is near) that contains `q`: its
   /// stencil, or an empty one.
@@ -510,9 +624,9 @@ private:
   TACK_HOST_DEVICE stencil search(index_t bin, const double (&q)[3], bool cells) const {
     const index_t end = bin_start[bin + 1];
     for (index_t k = bin_start[bin]; k < end; ++k) {
-      const index_t c = bin_cells[k];
-      const float* box = &boxes[6 * c];
-      if (q[0] < box[0] || q[1] < box[1] || q[2] < box[2] || q[0] > box[3] || q[1] > box[4] || q[2] > box[5]) continue;
+      const locator_entry& e = entries[k];
+      if (!e.contains(q)) continue;
+      const index_t c = e.cell;
       const index_t first = offsets[c];
       const int type = static_cast<int>(types[c]);
       const int np = cell_type_points(type);  // validated against the offsets
@@ -541,12 +655,9 @@ private:
   }
 };
 
-/// How many points ahead the CPU kernel asks for the values it will read.
-inline constexpr index_t prefetch_distance = 16;
-
 /// The interpolation kernel: `out[i]` is the field at `points[i]`, NaN outside the mesh. With
-/// `n` (the number of points) set, the CPU kernel prefetches the values of point `i + 16` where
-/// the mesh form can say which they are (interleaved values: their addresses are known).
+/// `n` (the number of points) set, the CPU kernel asks the mesh form to prefetch what the points
+/// ahead of `i` will read (the form's `prefetch`, where it has one).
 template <class T, class Mesh, class Values, class Points, class Out>
 struct interpolate_kernel {
   Mesh mesh;
@@ -558,8 +669,8 @@ struct interpolate_kernel {
 
   TACK_HOST_DEVICE void operator()(index_t i) const {
 #if !defined(__CUDA_ARCH__)
-    if constexpr (requires { mesh.prefetch(values, points[i]); &values[i]; }) {
-      if (!cells && i + prefetch_distance < n) mesh.prefetch(values, points[i + prefetch_distance]);
+    if constexpr (requires { mesh.prefetch(values, points, i, n, cells); }) {
+      mesh.prefetch(values, points, i, n, cells);
     }
 #endif
     out[i] = at(points[i]);

@@ -94,8 +94,7 @@ public:
 /// above only). A query within `eps` bins of a bin face also searches across it.
 struct cell_locator {
   array<index_t> bin_start;
-  array<index_t> bin_cells;
-  array<float> boxes;  // per cell: lo x, y, z, hi x, y, z, slightly enlarged (a quick rejection)
+  array<locator_entry> entries;  // bin by bin: each listed cell with its box
   index_t bins[3] = {1, 1, 1};
   double lo[3] = {0, 0, 0};
   double inv_bin[3] = {0, 0, 0};
@@ -304,19 +303,23 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
           }
     }
     if (pass == 1) {
-      const tack::device dev = connectivity.device();
-      loc->bin_start = array_from(start).to_device(dev);
-      loc->bin_cells = array_from(cells).to_device(dev);
-      std::vector<float> fb(boxes.size());
-      for (std::size_t c = 0; c < static_cast<std::size_t>(nc); ++c) {
+      // the boxes enlarged by a little more than rounding to float loses, so that the quick
+      // rejection never drops a cell that the exact test would accept
+      std::vector<locator_entry> entries(cells.size());
+      for (std::size_t k = 0; k < cells.size(); ++k) {
+        const auto c = static_cast<std::size_t>(cells[k]);
+        locator_entry& e = entries[k];
+        e.cell = cells[k];
         for (std::size_t d = 0; d < 3; ++d) {
           const double lo_d = boxes[6 * c + d], hi_d = boxes[6 * c + 3 + d];
           const double pad = 1e-5 * (hi_d - lo_d) + 1e-6 * std::max(std::fabs(lo_d), std::fabs(hi_d)) + 1e-30;
-          fb[6 * c + d] = static_cast<float>(lo_d - pad);
-          fb[6 * c + 3 + d] = static_cast<float>(hi_d + pad);
+          e.lo[d] = static_cast<float>(lo_d - pad);
+          e.hi[d] = static_cast<float>(hi_d + pad);
         }
       }
-      loc->boxes = array_from(fb).to_device(dev);
+      const tack::device dev = connectivity.device();
+      loc->bin_start = array_from(start).to_device(dev);
+      loc->entries = array_from(entries).to_device(dev);
     }
   }
   locator_ = loc;
