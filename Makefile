@@ -98,7 +98,9 @@ test-sanitize: deps
 	cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_BENCHMARKS=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	cmake --build $(BUILD)/asan -j $(JOBS)
-	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1 ctest $(CTEST_FLAGS) -LE find_package
+	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1 ctest $(CTEST_FLAGS) -LE 'find_package|^mpi$$'
+	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-openmpi.supp ctest $(CTEST_FLAGS) -L '^mpi$$'
 	cmake -S . -B $(BUILD)/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
