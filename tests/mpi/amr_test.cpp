@@ -156,8 +156,8 @@ index_t messages(const tack::mpi::distributed_hierarchy &dh) {
 /// cells filled, averaged down, ghost cells filled again; every owned box compared after each.
 template <class T>
 void check_same_bits(const amr::hierarchy &shape, std::optional<tack::mpi::box_owners> owners,
-                     tack::layout layout = tack::layout::aos) {
-  auto w = communicator::world();
+                     tack::layout layout = tack::layout::aos,
+                     communicator w = communicator::world()) {
   // The serial reference: a hierarchy of its own with the same boxes.
   std::vector<amr::level> levels;
   for (int l = 0; l < shape.n_levels(); ++l)
@@ -222,6 +222,46 @@ TEST(DistributedHierarchy, SyntheticHierarchy) {
       {.scale = 0.002, .box_size = 4, .ghost = 1, .ratio = 4, .levels = 3});
   check_same_bits<vec3d>(h4, random_owners(h4, communicator::world().size(), 11),
                          tack::layout::soa);
+}
+
+TEST(DistributedHierarchy, BoxesAreRowViewsOfTheRanksLevelBuffer) {
+  auto w = communicator::world();
+  const auto h = small_hierarchy(2, periodic);
+  tack::mpi::distributed_hierarchy dh(w, h);
+  auto f = tack::mpi::add_field<double>(dh, "u");
+  index_t mine = 0;
+  for (int l = 0; l < dh.n_levels(); ++l) {
+    const auto buf = f.level_buffer(l);
+    index_t offset = 0;
+    for (std::size_t b : dh.local_boxes(l)) {
+      EXPECT_EQ(dh.owner(l, b), w.rank());
+      auto v = f.box_values(l, b);
+      const amr::box g = h.grown_box(l, b);
+      EXPECT_EQ(v.extent(0), g.extent(2));
+      EXPECT_EQ(v.extent(2), g.extent(0));
+      EXPECT_EQ(v.data(), buf.data() + offset) << "box " << b << " of level " << l;
+      v(1, 2, 3) = 42.0; // written through the view, seen in the level buffer
+      EXPECT_EQ(buf.to_vector()[static_cast<std::size_t>(offset +
+                                                         (1 * g.extent(1) + 2) * g.extent(0) + 3)],
+                42.0);
+      offset += g.size();
+      mine += 1;
+    }
+    EXPECT_EQ(offset, dh.local_level_size(l));
+    EXPECT_EQ(buf.size(), offset);
+  }
+  std::int64_t m = mine, all = 0;
+  tack::mpi::detail::allreduce(w, &m, &all, 1, tack::mpi::detail::scalar_kind::i64,
+                               tack::mpi::detail::reduce_op::sum, "test");
+  EXPECT_EQ(all, h.n_boxes()); // every box has exactly one owner
+}
+
+TEST(DistributedHierarchy, OnASplitCommunicator) {
+  // Two halves of the ranks, each with its own hierarchy: the communicator given is the one used.
+  auto w = communicator::world();
+  auto half = w.split(w.rank() % 2, w.rank());
+  const auto h = small_hierarchy(w.rank() % 2 == 0 ? 2 : 4, w.rank() % 2 == 0 ? periodic : walls);
+  check_same_bits<double>(h, std::nullopt, tack::layout::aos, half);
 }
 
 TEST(DistributedHierarchy, MortonOwnersBalanceCells) {
