@@ -12,6 +12,7 @@
 #include <tack/array/detail/array_common.hpp>
 #include <tack/array/shape.hpp>
 #include <tack/core/error.hpp>
+#include <tack/core/macros.hpp>
 #include <tack/core/index.hpp>
 #include <tack/core/slice.hpp>
 #include <tack/memory/buffer.hpp>
@@ -453,7 +454,7 @@ private:
   /// The one place the layout picks the storage policy: calls `f` with the AoS policy
   /// (`detail::aos_storage`) or, for a SoA array, the SoA policy (`detail::soa_storage`).
   template <class F>
-  TACK_FORCEINLINE decltype(auto) visit_storage(F&& f) const {
+  inline TACK_IMPL_ALWAYS_INLINE decltype(auto) visit_storage(F&& f) const {
     if constexpr (can_be_soa) {
       if (layout_ == tack::layout::soa) return std::forward<F>(f)(detail::soa_storage<array>{*this});
     }

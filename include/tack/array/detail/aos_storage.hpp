@@ -181,7 +181,7 @@ struct storage_policy<A>::aos {
   // Makes `out` rows `s` (step 1) of this handle: the same root at a byte offset, one
   // reference-count increment. False (out untouched) for a moved-from handle, an empty range or
   // rows that no longer exist.
-  TACK_FORCEINLINE bool window(const slice& s, A& out) const {
+  inline TACK_IMPL_ALWAYS_INLINE bool window(const slice& s, A& out) const {
     if (!a.aos_.root) return false;
     const storage& st = root();
     const index_t n = a.row_view_ ? a.shape_[0] : st.extents[0];
@@ -340,7 +340,7 @@ struct storage_policy<A>::aos {
   }
   // Appends one element at row `pos` of a host rank-1 root with room when `pos` is its end
   // (push_back's common case; `pos < 0`: the end); false when the general path must run.
-  TACK_FORCEINLINE bool try_append(const V& v, index_t pos = -1) const {
+  inline TACK_IMPL_ALWAYS_INLINE bool try_append(const V& v, index_t pos = -1) const {
     if constexpr (Rank == 1 && !A::holds_objects) {
       if (a.aos_.root && !a.row_view_) {
         storage& s = root();

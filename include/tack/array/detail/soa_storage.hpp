@@ -9,6 +9,7 @@
 #include <tack/array/detail/aos_storage.hpp>
 #include <tack/array/detail/array_common.hpp>
 #include <tack/core/error.hpp>
+#include <tack/core/macros.hpp>
 #include <tack/core/slice.hpp>
 
 #include <algorithm>
@@ -116,7 +117,7 @@ struct storage_policy<A>::soa {
   // Makes `out` rows `s` (step 1) of this handle: the same component block with a row window, one
   // reference-count increment. False (out untouched) for a moved-from handle, an empty range or
   // rows that no longer exist.
-  TACK_FORCEINLINE bool window(const slice& s, A& out) const {
+  inline TACK_IMPL_ALWAYS_INLINE bool window(const slice& s, A& out) const {
     if (!a.soa_.parts) return false;
     const aos_storage<part> first_part{stored(0)};  // a root or a view, never moved from
     const index_t n = a.row_view_ ? a.shape_[0] : first_part.shape()[0];
