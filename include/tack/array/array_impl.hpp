@@ -64,7 +64,7 @@ std::string array<T, Rank, Space>::describe() const {
   std::string s = "array<" + std::string(element_name()) + ", " + std::to_string(Rank) + ">";
   if (!valid()) return s + " (moved from: no storage)";
   s += " shape " + shape_string(shape()) + " on " + device().str();
-  if (layout_ == tack::layout::soa) s += ", soa";
+  s += visit_storage([](const auto& p) { return p.layout_note; });
   if (is_view()) s += ", " + row_view_description();
   if (read_only()) s += ", read-only";
   return s;

@@ -122,6 +122,7 @@ struct storage_policy<A>::aos {
 
   // ---- shape and metadata --------------------------------------------------------------------
 
+  static constexpr const char* layout_note = "";  // what describe() adds for the layout
   storage& root() const noexcept { return *a.aos_.root; }
   bool valid() const noexcept { return static_cast<bool>(a.aos_.root); }
   shape_type root_shape() const noexcept {

@@ -32,6 +32,7 @@ struct storage_policy<A>::soa {
 
   // Component `c` as given at construction (without this handle's row window).
   const part& stored(int c) const { return a.soa_[c]; }
+  static constexpr const char* layout_note = ", soa";  // what describe() adds for the layout
   const auto& parts() const { return *a.soa_.parts; }
   bool valid() const noexcept { return static_cast<bool>(a.soa_.parts); }
   shape_type shape() const { return a.row_view_ ? a.shape_ : stored(0).shape(); }
