@@ -148,7 +148,7 @@ inline constexpr index_t order_min_queries = index_t{1} << 15;
 /// the CPU's caches in any query order: their queries are not grouped.
 inline constexpr std::size_t order_min_bytes = std::size_t{2} << 20;
 
-/// The queries grouped by the mesh form's `order_key` (a row of cells, a group of locator bins):
+/// The queries grouped by the mesh form's `order_key` (a group of locator bins):
 /// `order[k]` is the query at position `k` and `sorted[k]` its point. Consecutive queries then read
 /// the same values and cells from the cache instead of each waiting on memory (random queries in a
 /// large mesh otherwise miss the cache for every corner). A counting sort on `dev`'s threads, ties
