@@ -4,7 +4,6 @@ td.write_vtk -> VTK reads every value, shape, component count and cell type; VTK
 td.read_vtk gives the same meshes and fields. VTK's readers do not raise on bad files, so every
 read checks GetErrorCode() and the output's shapes explicitly."""
 
-import os
 
 import numpy as np
 import pytest
@@ -21,29 +20,9 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     print(f"test_dataset_vtk: skipped, vtk is not installed ({e})")
     pytest.skip(f"vtk is not installed ({e}); pip install vtk", allow_module_level=True)
 
-READERS = {".vti": vtkxml.vtkXMLImageDataReader, ".vtr": vtkxml.vtkXMLRectilinearGridReader,
-           ".vtu": vtkxml.vtkXMLUnstructuredGridReader}
+from vtk_checks import vtk_arrays, vtk_read  # noqa: E402 (after the vtk check)
+
 ENCODINGS = [(e, h) for e in ("ascii", "binary", "appended") for h in ("uint32", "uint64")]
-
-
-def vtk_read(path):
-    reader = READERS[os.path.splitext(str(path))[1]]()
-    reader.SetFileName(str(path))
-    reader.Update()
-    assert reader.GetErrorCode() == 0, f"VTK could not read {path}"
-    out = reader.GetOutput()
-    assert out is not None and out.GetNumberOfPoints() > 0, f"VTK read no points from {path}"
-    return out
-
-
-def vtk_arrays(data):
-    """{name: (association, components, values)} of a VTK data set's point and cell data."""
-    res = {}
-    for assoc, d in (("point", data.GetPointData()), ("cell", data.GetCellData())):
-        for i in range(d.GetNumberOfArrays()):
-            a = d.GetArray(i)
-            res[a.GetName()] = (assoc, a.GetNumberOfComponents(), numpy_support.vtk_to_numpy(a))
-    return res
 
 
 def add_fields(mesh):

@@ -22,6 +22,8 @@ except ImportError as e:  # pragma: no cover - depends on the environment
     print(f"test_vtk_files: skipped, vtk is not installed ({e})")
     pytest.skip(f"vtk is not installed ({e}); pip install vtk", allow_module_level=True)
 
+from vtk_checks import vtk_arrays, vtk_read  # noqa: E402 (after the vtk check)
+
 EXE = os.environ.get("TACK_DATASET_SAMPLES_EXE")
 if not EXE or not os.path.exists(EXE):
     print("test_vtk_files: skipped, TACK_DATASET_SAMPLES_EXE is not set to the built helper")
@@ -29,8 +31,6 @@ if not EXE or not os.path.exists(EXE):
                 allow_module_level=True)
 
 ENCODINGS = ["ascii", "binary32", "binary64", "appended32", "appended64"]
-READERS = {".vti": vtkxml.vtkXMLImageDataReader, ".vtr": vtkxml.vtkXMLRectilinearGridReader,
-           ".vtu": vtkxml.vtkXMLUnstructuredGridReader}
 
 
 @pytest.fixture(scope="module")
@@ -45,25 +45,6 @@ def tack_read(path):
     return json.loads(out.stdout)
 
 
-def vtk_read(path):
-    reader = READERS[os.path.splitext(str(path))[1]]()
-    reader.SetFileName(str(path))
-    reader.Update()
-    assert reader.GetErrorCode() == 0, f"VTK could not read {path}"
-    out = reader.GetOutput()
-    assert out is not None and out.GetNumberOfPoints() > 0, f"VTK read no points from {path}"
-    return out
-
-
-def arrays(data):
-    """{name: (association, components, numpy values)} of point and cell data."""
-    res = {}
-    for assoc, d in (("point", data.GetPointData()), ("cell", data.GetCellData())):
-        for i in range(d.GetNumberOfArrays()):
-            a = d.GetArray(i)
-            res[a.GetName()] = (assoc, a.GetNumberOfComponents(), numpy_support.vtk_to_numpy(a))
-    return res
-
 
 def expected_fields(n_points, n_cells):
     i = np.arange(n_points)
@@ -76,7 +57,7 @@ def expected_fields(n_points, n_cells):
 
 
 def check_fields(data, tack_json):
-    got = arrays(data)
+    got = vtk_arrays(data)
     want = expected_fields(data.GetNumberOfPoints(), data.GetNumberOfCells())
     assert set(got) == set(want)
     for name, (assoc, comps, values) in want.items():
