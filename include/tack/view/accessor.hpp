@@ -8,7 +8,6 @@
 
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
-
 #include <type_traits>
 
 namespace tack {
@@ -16,16 +15,16 @@ namespace tack {
 /// Elements that are `T` objects at `p[i]`. `tack::default_accessor<float>{}.access(p, 2) = 1.0f;`
 template <class T>
 struct default_accessor {
-  using element_type = T;           ///< `T`, const for read-only views
-  using data_handle_type = T*;      ///< what a view holds
-  using reference = T&;             ///< what `access` returns
-  using offset_policy = default_accessor;  ///< the accessor of `offset`'s result
+  using element_type = T;                 ///< `T`, const for read-only views
+  using data_handle_type = T *;           ///< what a view holds
+  using reference = T &;                  ///< what `access` returns
+  using offset_policy = default_accessor; ///< the accessor of `offset`'s result
 
   constexpr default_accessor() noexcept = default;
   /// `default_accessor<const T>` from `default_accessor<T>`.
   template <class U>
-    requires std::is_convertible_v<U (*)[], T (*)[]>
-  TACK_HOST_DEVICE constexpr default_accessor(default_accessor<U>) noexcept {}
+  requires std::is_convertible_v<U (*)[], T (*)[]> TACK_HOST_DEVICE constexpr default_accessor(
+      default_accessor<U>) noexcept {}
 
   /// Element `i` of `p`. `acc.access(p, i)` is `p[i]`.
   TACK_FORCEINLINE constexpr reference access(data_handle_type p, index_t i) const noexcept {
@@ -37,4 +36,4 @@ struct default_accessor {
   }
 };
 
-}  // namespace tack
+} // namespace tack
