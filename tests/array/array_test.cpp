@@ -171,6 +171,24 @@ TEST(Array, Astype) {
   static_assert(std::is_same_v<decltype(as_vec)::value_type, tack::vec<std::int32_t, 4>>);
 }
 
+TEST(Array, AstypeToAndFromBool) {
+  // bool on either side: nonzero is true, true is 1 (std::vector<bool> has no data() to copy from)
+  auto b = tack::array_from({0.0, -2.5, 0.25, 0.0}).astype<bool>();
+  static_assert(std::is_same_v<decltype(b)::value_type, bool>);
+  EXPECT_EQ(b.to_vector(), (std::vector<bool>{false, true, true, false}));
+  EXPECT_EQ(b.astype<int>().to_vector(), (std::vector<int>{0, 1, 1, 0}));
+  EXPECT_EQ(b.astype<float>().to_vector(), (std::vector<float>{0, 1, 1, 0}));
+  auto vb = tack::array_from<tack::vec2f>({0.f, 1.f, 2.f, 0.f}).astype<bool>();
+  static_assert(std::is_same_v<decltype(vb)::value_type, tack::vec<bool, 2>>);
+  EXPECT_EQ(vb(1), (tack::vec<bool, 2>{true, false}));
+  // a SoA array converts component by component and stays SoA
+  auto soa = tack::array_from<tack::vec3f>({1.5f, 2.f, 3.f, 4.f, 5.f, 6.f}).copy({.layout = tack::layout::soa});
+  auto soa_d = soa.astype<double>();
+  EXPECT_EQ(soa_d.layout(), tack::layout::soa);
+  EXPECT_EQ(soa_d.to_vector(), (std::vector<tack::vec3d>{{1.5, 2, 3}, {4, 5, 6}}));
+  EXPECT_EQ(tack::empty<float>(0).astype<bool>().size(), 0);
+}
+
 TEST(Array, FillAndCopyto) {
   auto a = tack::empty<tack::vec3f>(1000);
   a.fill({1, 2, 3});

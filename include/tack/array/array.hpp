@@ -122,13 +122,7 @@ public:
     return ask("shape", [](const auto& s) { return s.shape(); });
   }
   /// Extent `d` (0 <= d < Rank).
-  index_t extent(int d) const {
-    if (d < 0 || d >= Rank) {
-      throw index_error("tack::array::extent: dimension " + std::to_string(d) + " of " +
-                        describe() + " does not exist");
-    }
-    return shape()[static_cast<std::size_t>(d)];
-  }
+  index_t extent(int d) const;
   /// Number of elements.
   index_t size() const {
     index_t n = 1;
@@ -218,14 +212,7 @@ public:
     requires(sizeof...(I) == Rank)
   decltype(auto) operator()(I... idx) const;
   /// Element `k` of the flat (row-major) element sequence; `a[tack::slice(i, j)]` is a row view.
-  decltype(auto) operator[](index_t k) const {
-    const index_t n = size();
-    if (k < 0 || k >= n) {
-      throw index_error("tack::array::operator[]: index " + std::to_string(k) +
-                        " out of range for " + std::to_string(n) + " elements of " + describe());
-    }
-    return element_at(k, "operator[]");
-  }
+  decltype(auto) operator[](index_t k) const;
   /// Rows of the first dimension as a view (Python bounds; step 1 only).
   array operator[](const slice& s) const { return slice_rows(s, "operator[]"); }
 
@@ -252,19 +239,9 @@ public:
   /// single pointer (`value_error`); a read-only array converts only to `array_view<const T>`.
   /// Like kernel views, the result is a snapshot that growth of the root invalidates.
   template <class U, memory_space S2>
-    requires(std::is_same_v<std::remove_const_t<U>, value_type> && (std::is_const_v<U> || !is_const))
-  operator array_view<U, Rank, S2>() const {
-    static_assert(S2 == Space || Space == memory_space::dynamic || S2 == memory_space::dynamic,
-                  "tack::array: an array whose memory space is fixed converts to an array_view of "
-                  "the same space (or dynamic); copy it to the other space with to_device() or "
-                  "copy({.allocator = tack::get_allocator(space)})");
-    require_pointer("array_view");
-    if constexpr (!std::is_const_v<U>) require_writable("array_view");
-    if constexpr (S2 != memory_space::dynamic && Space == memory_space::dynamic) {
-      require_space_of_view(S2);
-    }
-    return array_view<U, Rank, S2>(pointer("array_view"), shape(), 1);
-  }
+    requires(std::is_same_v<std::remove_const_t<U>, std::remove_const_t<T>> &&
+             (std::is_const_v<U> || !std::is_const_v<T>))
+  operator array_view<U, Rank, S2>() const;
 
   // ---- views ---------------------------------------------------------------------------------
 
@@ -293,20 +270,10 @@ public:
 
   /// The kernel view of an AoS array (pointer + extents; trivially copyable; a snapshot that
   /// growth of the root invalidates). `auto v = a.view(); v[i] = 1;`
-  aos_kernel_view view() const {
-    require_pointer("view");
-    if constexpr (!is_const) require_writable("view");
-    return visit_storage([](const auto& s) { return s.aos_kernel_form(); });
-  }
+  aos_kernel_view view() const;
   /// The kernel view of a SoA array (one pointer per component).
-  auto soa_view() const
-    requires(can_be_soa)
-  {
-    require_valid("soa_view");
-    visit_storage([](const auto& s) { s.require_components("soa_view"); });
-    if constexpr (!is_const) require_writable("soa_view");
-    return visit_storage([](const auto& s) { return s.soa_kernel_form(); });
-  }
+  soa_kernel_view soa_view() const
+    requires(can_be_soa);
 
   /// Kernel-form protocol (core/kernel_form.hpp): calls `f(view())` or `f(soa_view())` by layout.
   template <class F>
@@ -348,12 +315,7 @@ public:
   auto astype() const;
   /// Sets every element to `value`. `a.fill(tack::vec3f{1, 0, 0});`
   void fill(const value_type& value) const
-    requires(!std::is_const_v<T>)
-  {
-    require_valid("fill");
-    require_writable("fill");
-    visit_storage([&value](const auto& s) { s.fill(value); });
-  }
+    requires(!std::is_const_v<T>);
 
   /// A root hands out its allocation: pointer, bytes, device, and a token that keeps it alive.
   /// While a token (or a DLPack tensor) lives, growth that needs a new block is refused: moving
@@ -467,15 +429,7 @@ private:
     return detail::object_rows<array>{*this};
   }
 
-  static tack::device default_device_for_space() {
-    if constexpr (Space == memory_space::device || Space == memory_space::unified) {
-      return cuda(0);
-    } else if constexpr (Space == memory_space::host || Space == memory_space::pinned) {
-      return cpu();
-    } else {
-      return default_device();
-    }
-  }
+  static tack::device default_device_for_space();
 
   // The run-time half of converting a dynamic array to an array_view of the fixed space `s2`.
   void require_space_of_view(memory_space s2) const;
@@ -496,16 +450,9 @@ private:
   }
   void require_host(const char* op) const;
   void require_writable(const char* op) const;
-  void require_growable(const char* op) const {
-    require_valid(op);
-    visit_storage([op](const auto& s) { s.require_growable(op); });
-  }
-  [[noreturn]] void refuse_growth(const char* op, const std::string& why) const {
-    throw value_error(std::string("tack::array::") + op + ": " + describe() + " cannot grow: " + why);
-  }
-  std::string row_view_description() const {
-    return visit_storage([](const auto& s) { return s.row_view_description(); });
-  }
+  void require_growable(const char* op) const;
+  [[noreturn]] void refuse_growth(const char* op, const std::string& why) const;
+  std::string row_view_description() const;
   // Where this handle's elements start (AoS); a view whose bytes a shrink removed is an index_error.
   T* pointer(const char* op) const {
     return visit_storage([op](const auto& s) { return s.pointer(op); });

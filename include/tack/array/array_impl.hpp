@@ -60,6 +60,95 @@ array<T, Rank, Space>::as_const() const {
 // ---- checks and messages -------------------------------------------------------------------------
 
 template <class T, int Rank, memory_space Space>
+inline decltype(auto) array<T, Rank, Space>::operator[](index_t k) const {
+  const index_t n = size();
+  if (k < 0 || k >= n) {
+    throw index_error("tack::array::operator[]: index " + std::to_string(k) + " out of range for " +
+                      std::to_string(n) + " elements of " + describe());
+  }
+  return element_at(k, "operator[]");
+}
+
+template <class T, int Rank, memory_space Space>
+template <class U, memory_space S2>
+  requires(std::is_same_v<std::remove_const_t<U>, std::remove_const_t<T>> &&
+           (std::is_const_v<U> || !std::is_const_v<T>))
+array<T, Rank, Space>::operator array_view<U, Rank, S2>() const {
+  static_assert(S2 == Space || Space == memory_space::dynamic || S2 == memory_space::dynamic,
+                "tack::array: an array whose memory space is fixed converts to an array_view of "
+                "the same space (or dynamic); copy it to the other space with to_device() or "
+                "copy({.allocator = tack::get_allocator(space)})");
+  require_pointer("array_view");
+  if constexpr (!std::is_const_v<U>) require_writable("array_view");
+  if constexpr (S2 != memory_space::dynamic && Space == memory_space::dynamic) {
+    require_space_of_view(S2);
+  }
+  return array_view<U, Rank, S2>(pointer("array_view"), shape(), 1);
+}
+
+
+template <class T, int Rank, memory_space Space>
+index_t array<T, Rank, Space>::extent(int d) const {
+  if (d < 0 || d >= Rank) {
+    throw index_error("tack::array::extent: dimension " + std::to_string(d) + " of " + describe() +
+                      " does not exist");
+  }
+  return shape()[static_cast<std::size_t>(d)];
+}
+
+template <class T, int Rank, memory_space Space>
+inline typename array<T, Rank, Space>::aos_kernel_view array<T, Rank, Space>::view() const {
+  require_pointer("view");
+  if constexpr (!is_const) require_writable("view");
+  return visit_storage([](const auto& s) { return s.aos_kernel_form(); });
+}
+
+template <class T, int Rank, memory_space Space>
+inline typename array<T, Rank, Space>::soa_kernel_view array<T, Rank, Space>::soa_view() const
+  requires(can_be_soa)
+{
+  require_valid("soa_view");
+  visit_storage([](const auto& s) { s.require_components("soa_view"); });
+  if constexpr (!is_const) require_writable("soa_view");
+  return visit_storage([](const auto& s) { return s.soa_kernel_form(); });
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::fill(const value_type& value) const
+  requires(!std::is_const_v<T>)
+{
+  require_valid("fill");
+  require_writable("fill");
+  visit_storage([&value](const auto& s) { s.fill(value); });
+}
+
+template <class T, int Rank, memory_space Space>
+tack::device array<T, Rank, Space>::default_device_for_space() {
+  if constexpr (Space == memory_space::device || Space == memory_space::unified) {
+    return cuda(0);
+  } else if constexpr (Space == memory_space::host || Space == memory_space::pinned) {
+    return cpu();
+  } else {
+    return default_device();
+  }
+}
+
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::require_growable(const char* op) const {
+  require_valid(op);
+  visit_storage([op](const auto& s) { s.require_growable(op); });
+}
+template <class T, int Rank, memory_space Space>
+void array<T, Rank, Space>::refuse_growth(const char* op, const std::string& why) const {
+  throw value_error(std::string("tack::array::") + op + ": " + describe() + " cannot grow: " + why);
+}
+template <class T, int Rank, memory_space Space>
+std::string array<T, Rank, Space>::row_view_description() const {
+  return visit_storage([](const auto& s) { return s.row_view_description(); });
+}
+
+
+template <class T, int Rank, memory_space Space>
 std::string array<T, Rank, Space>::describe() const {
   std::string s = "array<" + std::string(element_name()) + ", " + std::to_string(Rank) + ">";
   if (!valid()) return s + " (moved from: no storage)";
@@ -342,16 +431,22 @@ auto array<T, Rank, Space>::astype() const {
     out.bump_version();
     return out;
   }
-  auto values = to_vector();
-  std::vector<R> converted(values.size());
+  // Host memory: one pass through both kernel forms (either layout; no std::vector<bool>).
   using RS = scalar_t<R>;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    for (int c = 0; c < components_per_element; ++c) {
-      detail::set_component(converted[i], c,
-                            detail::convert_scalar<RS>(detail::get_component<scalar_type>(values[i], c)));
-    }
-  }
-  copyto(out, std::span<const R>(converted));
+  const index_t n = size();
+  as_const().visit_kernel_form([&](auto src) {
+    out.visit_kernel_form([&](auto dst) {
+      for (index_t i = 0; i < n; ++i) {
+        const value_type v = src[i];
+        R r;
+        for (int c = 0; c < components_per_element; ++c) {
+          detail::set_component(r, c, detail::convert_scalar<RS>(detail::get_component<scalar_type>(v, c)));
+        }
+        dst[i] = r;
+      }
+    });
+  });
+  out.bump_version();
   return out;
 }
 

@@ -122,6 +122,7 @@ struct storage_policy<A>::aos {
 
   // ---- shape and metadata --------------------------------------------------------------------
 
+  static constexpr tack::layout layout = tack::layout::aos;  // the layout this policy stores
   static constexpr const char* layout_note = "";  // what describe() adds for the layout
   storage& root() const noexcept { return *a.aos_.root; }
   bool valid() const noexcept { return static_cast<bool>(a.aos_.root); }
@@ -245,6 +246,24 @@ struct storage_policy<A>::aos {
     auto out = array_access::uninitialized<array<T, NewRank, Space>>();
     view_bytes(out, new_shape.extents, "reshape");
     return out;
+  }
+
+  // ---- where the elements are (copies and overlap checks, array_copy.hpp) ----------------------
+
+  // Calls `f(first, last)` with the byte range the elements cover; nothing for an empty handle.
+  template <class F>
+  void for_each_byte_range(F&& f) const {
+    if (a.size() == 0) return;
+    const auto first = reinterpret_cast<std::uintptr_t>(pointer("byte_range"));
+    f(first, first + static_cast<std::size_t>(a.size()) * sizeof(V));
+  }
+  // The address of each component's first scalar (into `bases`); returns the step between
+  // elements in bytes. Interleaved: the components are neighbours, one element apart.
+  std::ptrdiff_t component_bases(std::vector<std::uintptr_t>& bases) const {
+    const auto first = reinterpret_cast<std::uintptr_t>(pointer("copy"));
+    bases.resize(static_cast<std::size_t>(N));
+    for (int c = 0; c < N; ++c) bases[static_cast<std::size_t>(c)] = first + static_cast<std::size_t>(c) * sizeof(S);
+    return static_cast<std::ptrdiff_t>(sizeof(V));
   }
 
   // ---- copy-out, fill, export ------------------------------------------------------------------

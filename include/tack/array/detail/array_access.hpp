@@ -185,6 +185,13 @@ struct array_access {
     return a;
   }
 
+  /// Calls `f` with the storage policy of `a` (array::visit_storage, the one place the layout
+  /// picks it), for the detail code outside the handle: copies and overlap checks.
+  template <class A, class F>
+  static decltype(auto) visit_storage(const A& a, F&& f) {
+    return a.visit_storage(std::forward<F>(f));
+  }
+
   /// The byte range `[first, last)` an AoS handle covers (for overlap checks).
   template <class A>
   static std::pair<std::uintptr_t, std::uintptr_t> byte_range(const A& a) {

@@ -16,14 +16,7 @@ namespace tack::detail {
 /// component for SoA (for overlap checks).
 template <class A, class F>
 void for_each_byte_range(const A& a, F&& f) {
-  if (a.layout() == tack::layout::aos) {
-    if (a.size() > 0) {
-      const auto r = array_access::byte_range(a);
-      f(r.first, r.second);
-    }
-  } else if constexpr (A::can_be_soa) {
-    for (const auto& c : a.components()) for_each_byte_range(c, f);
-  }
+  array_access::visit_storage(a, [&f](const auto& s) { s.for_each_byte_range(f); });
 }
 
 /// Whether any element byte of `a` is also one of `b` (same memory seen through two handles).
@@ -43,52 +36,30 @@ bool arrays_overlap(const A& a, const B& b) {
 /// `copy_components`: `bases` receives the first scalar of each component.
 template <class A>
 component_span component_span_of(const A& a, std::vector<std::uintptr_t>& bases) {
-  using V = typename A::value_type;
-  using S = scalar_t<V>;
-  constexpr int comps = components_v<V>;
-  bases.resize(static_cast<std::size_t>(comps));
-  std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(sizeof(V));
-  if (a.layout() == tack::layout::aos) {
-    const std::uintptr_t first = array_access::byte_range(a).first;
-    for (int c = 0; c < comps; ++c) bases[static_cast<std::size_t>(c)] = first + static_cast<std::size_t>(c) * sizeof(S);
-  } else if constexpr (A::can_be_soa) {
-    const auto parts = a.components();
-    for (int c = 0; c < comps; ++c) {
-      bases[static_cast<std::size_t>(c)] = array_access::byte_range(parts[static_cast<std::size_t>(c)]).first;
-    }
-    stride = static_cast<std::ptrdiff_t>(sizeof(S));
-  }
-  return {bases.data(), comps, stride, scalar_kind_of_v<S>, a.host_accessible(),
-          a.device().is_cuda() ? a.device().id() : 0};
+  using S = scalar_t<typename A::value_type>;
+  const std::ptrdiff_t stride =
+      array_access::visit_storage(a, [&bases](const auto& s) { return s.component_bases(bases); });
+  return {bases.data(), static_cast<int>(bases.size()), stride, scalar_kind_of_v<S>,
+          a.host_accessible(), a.device().is_cuda() ? a.device().id() : 0};
 }
 
-/// Copies `src` into `dst` (same value type, same size, any layouts and devices); the one path
-/// under copy(), to_device() and copyto() between arrays. Overlapping arrays give the result of
-/// copying from a snapshot of `src` (memmove's, as NumPy gives): one AoS range is moved in place,
-/// anything else copies from a snapshot.
 template <class D, class S>
-void copy_array(const D& dst, const S& src) {
-  using V = typename D::value_type;
-  static_assert(std::is_same_v<V, typename S::value_type>);
-  if constexpr (D::holds_objects) {
-    // Objects are AoS in host memory: assignment, in the direction memmove would copy.
-    assign_objects(reinterpret_cast<V*>(array_access::byte_range(dst).first),
-                   reinterpret_cast<const V*>(array_access::byte_range(src).first),
-                   static_cast<std::size_t>(dst.size()));
-    dst.bump_version();
-    return;
-  }
-  if (!(dst.layout() == tack::layout::aos && src.layout() == tack::layout::aos) &&
-      arrays_overlap(dst, src)) {
-    copy_array(dst, src.copy().as_const());
-    return;
-  }
-  if (dst.layout() == tack::layout::aos && src.layout() == tack::layout::aos) {
+void copy_array(const D& dst, const S& src);
+
+/// The copy for one pair of storage policies (`copy_array` picks the pair). Two AoS ranges are
+/// one memmove-style byte copy; anything else that overlaps copies from a snapshot of `src`.
+template <class D, class DP, class S, class SP>
+void copy_between_policies(const D& dst, const S& src) {
+  if constexpr (DP::layout == tack::layout::aos && SP::layout == tack::layout::aos) {
     copy_bytes(reinterpret_cast<void*>(array_access::byte_range(dst).first), dst.host_accessible(),
                reinterpret_cast<const void*>(array_access::byte_range(src).first),
                src.host_accessible(), dst.nbytes());
-  } else if constexpr (D::can_be_soa) {
-    if (dst.layout() == tack::layout::soa && src.layout() == tack::layout::soa) {
+  } else {
+    if (arrays_overlap(dst, src)) {
+      copy_array(dst, src.copy().as_const());
+      return;
+    }
+    if constexpr (DP::layout == tack::layout::soa && SP::layout == tack::layout::soa) {
       auto dc = dst.components();
       auto sc = src.components();
       for (std::size_t c = 0; c < dc.size(); ++c) copy_array(dc[c], sc[c]);
@@ -105,6 +76,29 @@ void copy_array(const D& dst, const S& src) {
     }
   }
   dst.bump_version();
+}
+
+/// Copies `src` into `dst` (same value type, same size, any layouts and devices); the one path
+/// under copy(), to_device() and copyto() between arrays. Overlapping arrays give the result of
+/// copying from a snapshot of `src` (memmove's, as NumPy gives): one AoS range is moved in place,
+/// anything else copies from a snapshot.
+template <class D, class S>
+void copy_array(const D& dst, const S& src) {
+  using V = typename D::value_type;
+  static_assert(std::is_same_v<V, typename S::value_type>);
+  if constexpr (D::holds_objects) {
+    // Objects are AoS in host memory: assignment, in the direction memmove would copy.
+    assign_objects(reinterpret_cast<V*>(array_access::byte_range(dst).first),
+                   reinterpret_cast<const V*>(array_access::byte_range(src).first),
+                   static_cast<std::size_t>(dst.size()));
+    dst.bump_version();
+  } else {
+    array_access::visit_storage(dst, [&](const auto& dp) {
+      array_access::visit_storage(src, [&](const auto& sp) {
+        copy_between_policies<D, std::decay_t<decltype(dp)>, S, std::decay_t<decltype(sp)>>(dst, src);
+      });
+    });
+  }
 }
 
 }  // namespace tack::detail

@@ -32,6 +32,7 @@ struct storage_policy<A>::soa {
 
   // Component `c` as given at construction (without this handle's row window).
   const part& stored(int c) const { return a.soa_[c]; }
+  static constexpr tack::layout layout = tack::layout::soa;  // the layout this policy stores
   static constexpr const char* layout_note = ", soa";  // what describe() adds for the layout
   const auto& parts() const { return *a.soa_.parts; }
   bool valid() const noexcept { return static_cast<bool>(a.soa_.parts); }
@@ -197,6 +198,25 @@ struct storage_policy<A>::soa {
     }
     out.soa_.parts = std::move(block);
     return out;
+  }
+
+  // ---- where the elements are (copies and overlap checks, array_copy.hpp) ----------------------
+
+  // Calls `f(first, last)` with each component's byte range (none for an empty handle).
+  template <class F>
+  void for_each_byte_range(F&& f) const {
+    for (const auto& c : components()) aos_storage<typename A::component_array>{c}.for_each_byte_range(f);
+  }
+  // The address of each component's first scalar (into `bases`); returns the step between
+  // elements in bytes: one scalar, as each component is its own array.
+  std::ptrdiff_t component_bases(std::vector<std::uintptr_t>& bases) const {
+    bases.resize(static_cast<std::size_t>(N));
+    for (int c = 0; c < N; ++c) {
+      const auto part = part_of(c, "copy");
+      bases[static_cast<std::size_t>(c)] =
+          reinterpret_cast<std::uintptr_t>(aos_storage<typename A::component_array>{part}.pointer("copy"));
+    }
+    return static_cast<std::ptrdiff_t>(sizeof(S));
   }
 
   // ---- copy-out, fill, export ------------------------------------------------------------------
