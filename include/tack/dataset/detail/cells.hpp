@@ -12,6 +12,7 @@
 #include <tack/view/view.hpp>
 
 #include <cmath>
+#include <cstdint>
 
 namespace tack::dataset::detail {
 
@@ -112,11 +113,27 @@ inline index_t grouped_buckets(index_t total, index_t limit) {
 /// How many points ahead the CPU kernel asks for the corner values of a uniform grid's cell.
 inline constexpr index_t prefetch_distance = 16;
 
-/// A uniform grid on the kernel side: point dimensions, origin, 1 / spacing.
+/// A uniform grid on the kernel side: point dimensions, origin, 1 / spacing, and what the CPU
+/// kernel's prefetch needs (the same in single precision, the corner offsets in bytes per value).
 struct uniform_form {
   index_t dims[3];
   double origin[3];
   double inv_spacing[3];
+  float origin_f[3];
+  float inv_spacing_f[3];
+
+  /// The kernel form of the grid `dims`, `origin`, `spacing`.
+  static uniform_form make(const index_t (&dims)[3], const double (&origin)[3], const double (&spacing)[3]) {
+    uniform_form f{};
+    for (int d = 0; d < 3; ++d) {
+      f.dims[d] = dims[d];
+      f.origin[d] = origin[d];
+      f.inv_spacing[d] = 1.0 / spacing[d];
+      f.origin_f[d] = static_cast<float>(origin[d]);
+      f.inv_spacing_f[d] = static_cast<float>(f.inv_spacing[d]);
+    }
+    return f;
+  }
 
   template <class P>
   TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
@@ -185,23 +202,27 @@ struct uniform_form {
 #endif
   }
 
-  /// The prefetches of `prefetch` for one point (host code).
+  /// The prefetches of `prefetch` for one point (host code). The address is only a hint: it is
+  /// computed in single precision, clamped into the grid (NaN to 0) and formed as an integer, so
+  /// that a point outside the grid asks for some other line and nothing is dereferenced.
   template <class V, class P>
   inline TACK_IMPL_ALWAYS_INLINE void prefetch_corners(const V& values, const P& p) const {
     index_t b = 0, stride = 1;
     for (int d = 0; d < 3; ++d) {
-      const double f = (static_cast<double>(p[d]) - origin[d]) * inv_spacing[d];
-      const index_t n = dims[d];
-      if (!(f >= 0) || !(f < static_cast<double>(n))) return;
+      float f = (static_cast<float>(p[d]) - origin_f[d]) * inv_spacing_f[d];
+      const float top = static_cast<float>(dims[d] - 1);
+      f = f > 0 ? f : 0;
+      f = f < top ? f : top;
       b += stride * static_cast<index_t>(f);
-      stride *= n;
+      stride *= dims[d];
     }
-    const index_t sy = dims[0], sz = dims[0] * dims[1];
-    const index_t last = dims[0] * dims[1] * dims[2] - 1;
-    for (index_t k : {b, b + sy, b + sz, b + sy + sz}) {
-      k = k > last ? last : k;
-      __builtin_prefetch(&values[k]);
-      __builtin_prefetch(&values[k + 1 > last ? last : k + 1]);
+    constexpr std::size_t bytes = sizeof(values[0]);
+    const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(&values[0]) + static_cast<std::size_t>(b) * bytes;
+    const std::size_t sy = static_cast<std::size_t>(dims[0]) * bytes;
+    const std::size_t sz = static_cast<std::size_t>(dims[0] * dims[1]) * bytes;
+    for (const std::uintptr_t k : {first, first + sy, first + sz, first + sy + sz}) {
+      __builtin_prefetch(reinterpret_cast<const void*>(k));
+      __builtin_prefetch(reinterpret_cast<const void*>(k + 2 * bytes - 1));
     }
   }
 };

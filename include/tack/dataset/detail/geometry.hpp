@@ -69,13 +69,8 @@ public:
   index_t n_cells() const override { return structured_cells(dims); }
   std::string describe() const override { return "uniform_grid " + dims_string(dims); }
   uniform_form form() const {
-    uniform_form f{};
-    for (int d = 0; d < 3; ++d) {
-      f.dims[d] = dims[static_cast<std::size_t>(d)];
-      f.origin[d] = origin[d];
-      f.inv_spacing[d] = 1.0 / spacing[d];
-    }
-    return f;
+    return uniform_form::make({dims[0], dims[1], dims[2]}, {origin[0], origin[1], origin[2]},
+                              {spacing[0], spacing[1], spacing[2]});
   }
 };
 
