@@ -6,6 +6,21 @@ if(TACK_WARNINGS_AS_ERRORS)
   list(APPEND tack_test_warnings -Werror)
 endif()
 
+# Host tests check behaviour, not speed: in optimized builds they are compiled at -O1, which halves
+# their compile time (most of `make test`). The typed backend tests keep the build type's level
+# (-O3 in Release), so kernels, views and their aliasing are tested as optimized code; the library,
+# benchmarks and examples keep it too. Empty keeps the build type's level for every test.
+set(TACK_HOST_TEST_OPTIMIZATION "-O1" CACHE STRING
+    "Optimization flag of host (non-backend) test programs in Release/RelWithDebInfo builds; empty: the build type's")
+
+# tack_host_test_options(<target>): the warnings and the optimization level of a host test program.
+function(tack_host_test_options target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${tack_test_warnings}>)
+  if(TACK_HOST_TEST_OPTIMIZATION AND CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo)$")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${TACK_HOST_TEST_OPTIMIZATION}>)
+  endif()
+endfunction()
+
 # tack_add_test(<name> SOURCES <files...> [BACKENDS] [LABELS <labels...>] [LIBS <libs...>])
 #   BACKENDS marks a typed test over the serial/openmp/cuda backends: in a CUDA build its sources are
 #   compiled by nvcc (so code that would not compile for the GPU fails the build) and it is labelled
@@ -19,7 +34,11 @@ function(tack_add_test name)
   target_link_libraries(${name} PRIVATE tack::tack GTest::gtest GTest::gtest_main ${arg_LIBS})
   # Shared test support: tests include "common/tack_test.hpp".
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
-  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${tack_test_warnings}>)
+  if(arg_BACKENDS)
+    target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${tack_test_warnings}>)
+  else()
+    tack_host_test_options(${name})
+  endif()
   set(labels ${arg_LABELS})
   if(arg_BACKENDS)
     list(APPEND labels backends)
