@@ -33,25 +33,10 @@ void legacy_capsule_destructor(PyObject* cap) {
   }
 }
 
-/// The flat storage seen with its storage shape (rank R), exported through tack::to_dlpack.
-template <class S, int R>
-nb::object export_rank(const tack::array<S>& f, const std::vector<index_t>& sshape, bool legacy,
-                       bool copied) {
-  std::array<index_t, R> ext{};
-  for (int d = 0; d < R; ++d) ext[static_cast<std::size_t>(d)] = sshape[static_cast<std::size_t>(d)];
-  auto shaped = f.reshape(tack::shape<R>(ext));
-  if (legacy) {
-    auto* t = tack::to_dlpack_legacy(shaped);
-    PyObject* cap = PyCapsule_New(t, legacy_name, legacy_capsule_destructor);
-    if (!cap) {
-      t->deleter(t);
-      throw nb::python_error();
-    }
-    return nb::steal(cap);
-  }
-  auto* t = tack::to_dlpack(shaped);
-  if (copied) t->flags |= tack::dlpack::DLPACK_FLAG_BITMASK_IS_COPIED;
-  PyObject* cap = PyCapsule_New(t, versioned_name, versioned_capsule_destructor);
+/// A DLPack capsule that owns `t` (its deleter runs if the capsule cannot be made).
+template <class M>
+nb::object capsule_of(M* t, const char* name, PyCapsule_Destructor destructor) {
+  PyObject* cap = PyCapsule_New(t, name, destructor);
   if (!cap) {
     t->deleter(t);
     throw nb::python_error();
@@ -61,16 +46,19 @@ nb::object export_rank(const tack::array<S>& f, const std::vector<index_t>& ssha
 
 }  // namespace
 
+// The flat storage is exported with the array's storage shape (tack::to_dlpack's export given
+// the shape), so one instantiation per scalar type serves every rank.
 nb::object export_capsule(const py_array& a, bool legacy, bool copied) {
   const auto sshape = a.storage_shape();
-  const int r = static_cast<int>(sshape.size());
   return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
     const auto& f = part_as<S>(a.data);
-    nb::object out;
-    [&]<int... Rm1>(std::integer_sequence<int, Rm1...>) {
-      ((r == Rm1 + 1 ? (out = export_rank<S, Rm1 + 1>(f, sshape, legacy, copied), 0) : 0), ...);
-    }(std::make_integer_sequence<int, max_storage_rank>{});
-    return out;
+    if (legacy) {
+      auto* t = tack::detail::export_dlpack<tack::dlpack::DLManagedTensor>(f, "tack::to_dlpack_legacy", sshape);
+      return capsule_of(t, legacy_name, legacy_capsule_destructor);
+    }
+    auto* t = tack::detail::export_dlpack<tack::dlpack::DLManagedTensorVersioned>(f, "tack::to_dlpack", sshape);
+    if (copied) t->flags |= tack::dlpack::DLPACK_FLAG_BITMASK_IS_COPIED;
+    return capsule_of(t, versioned_name, versioned_capsule_destructor);
   });
 }
 
@@ -102,7 +90,14 @@ nb::object dunder_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
   const bool no_copy = !copy.is_none() && !nb::cast<bool>(copy);
   bool legacy = true;
   if (!max_version.is_none()) legacy = nb::cast<int>(max_version[0]) < 1;
-  if (!stream.is_none() && a.device().is_cpu() && !(nb::isinstance<nb::int_>(stream) && nb::cast<long long>(stream) == -1)) {
+  if (!stream.is_none() && !nb::isinstance<nb::int_>(stream)) {
+    throw nb::type_error((std::string(op) + ": stream must be None or an int, got " +
+                          nb::cast<std::string>(nb::repr(stream)))
+                             .c_str());
+  }
+  const std::optional<std::intptr_t> consumer_stream =
+      stream.is_none() ? std::nullopt : std::optional<std::intptr_t>(nb::cast<std::intptr_t>(stream));
+  if (consumer_stream && a.device().is_cpu() && *consumer_stream != -1) {
     throw nb::value_error((std::string(op) + ": stream must be None for CPU memory, got " +
                            nb::cast<std::string>(nb::repr(stream)))
                               .c_str());
@@ -127,6 +122,12 @@ nb::object dunder_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
   if (want_copy && !copied) {
     src = copy_array(a, a.elem, a.layout, a.device());
     copied = true;
+  }
+  // CUDA memory: the consumer's stream waits for tack's work on the device (tack::to_dlpack's
+  // stream protocol: None is the legacy default stream, -1 no synchronization).
+  if (!src.device().is_cpu()) {
+    const auto dev = std::visit([](const auto& f) { return tack::detail::dlpack_device_of(f); }, src.first_part());
+    tack::detail::dlpack_hand_over(dev, consumer_stream, op);
   }
   return export_capsule(src, legacy, copied);
 }

@@ -73,6 +73,24 @@ def test_versioned_and_legacy_capsules():
     assert a.numpy()[0] == 2
     with pytest.raises(ValueError, match="stream must be None"):
         a.__dlpack__(stream=1)
+    # -1 ("no synchronization") is allowed everywhere; a stream is an int or None
+    assert "dltensor_versioned" in repr(a.__dlpack__(max_version=(1, 0), stream=-1))
+    with pytest.raises(TypeError, match=r"__dlpack__: stream must be None or an int, got 'x'"):
+        a.__dlpack__(stream="x")
+
+
+def test_exported_shape_of_every_rank_and_component():
+    # The flat storage is exported with the storage shape: every rank, components trailing.
+    for shape in [(5,), (2, 3), (2, 1, 3), (1, 2, 1, 2, 1, 2, 1, 2)]:
+        a = tack.array(np.arange(np.prod(shape), dtype=np.float64).reshape(shape))
+        got = np.from_dlpack(a)
+        assert got.shape == shape
+        assert got.strides == np.zeros(shape).strides
+        assert np.array_equal(got.ravel(), np.arange(np.prod(shape)))
+    v = tack.zeros((4, 2), tack.vec3())
+    assert np.from_dlpack(v).shape == (4, 2, 3)
+    rows = tack.array(np.arange(12, dtype=np.int32).reshape(4, 3))[1:3]  # a view exports its rows
+    assert np.from_dlpack(rows).tolist() == [[3, 4, 5], [6, 7, 8]]
 
 
 def test_copy_and_device_arguments():

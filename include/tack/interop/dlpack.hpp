@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -148,8 +149,12 @@ dlpack::DLDevice dlpack_device_of(const A& a) {
   return {managed ? dlpack::kDLCUDAManaged : dlpack::kDLCUDA, d.id()};
 }
 
+/// The export of `to_dlpack` and `to_dlpack_legacy`. `storage_shape`, when given, replaces the
+/// array's own storage shape (row-major over the same elements, the same number of scalars): the
+/// Python bindings keep every array flat (rank 1) and export it with its shape this way.
 template <class Managed, class T, int R, memory_space S>
-Managed* export_dlpack(const array<T, R, S>& a, const char* op) {
+Managed* export_dlpack(const array<T, R, S>& a, const char* op,
+                       std::span<const index_t> storage_shape = {}) {
   using V = std::remove_const_t<T>;
   using Sc = scalar_t<V>;
   static_assert(sizeof(V) == sizeof(Sc) * static_cast<std::size_t>(components_v<V>),
@@ -180,7 +185,18 @@ Managed* export_dlpack(const array<T, R, S>& a, const char* op) {
   const auto* first = reinterpret_cast<const unsigned char*>(a.as_const().data());
   auto* base = static_cast<unsigned char*>(array_access::storage_of(a)->buf.data());
   ctx->allocation = array_access::storage_of(a)->buf.keep_alive();
-  const auto storage = a.storage_shape();
+  const auto own_shape = a.storage_shape();
+  const std::span<const index_t> storage =
+      storage_shape.empty() ? std::span<const index_t>(own_shape) : storage_shape;
+  if (!storage_shape.empty()) {
+    index_t scalars = 1;
+    for (const index_t e : storage) scalars *= e;
+    if (storage.size() > static_cast<std::size_t>(max_rank + 2) || scalars != a.size() * components_v<V>) {
+      throw value_error(std::string(op) + ": the shape " + dlpack_list_string(storage.data(), static_cast<std::int32_t>(storage.size())) +
+                        " does not describe the " + std::to_string(a.size() * components_v<V>) +
+                        " scalars of " + a.describe());
+    }
+  }
   const auto ndim = static_cast<std::int32_t>(storage.size());
   std::int64_t stride = 1;
   for (std::int32_t d = ndim - 1; d >= 0; --d) {
