@@ -273,7 +273,7 @@ public:
   aos_kernel_view view() const;
   /// The kernel view of a SoA array (one pointer per component).
   soa_kernel_view soa_view() const
-    requires(can_be_soa);
+    requires(is_vec_v<std::remove_const_t<T>> || is_mat_v<std::remove_const_t<T>>);
 
   /// Kernel-form protocol (core/kernel_form.hpp): calls `f(view())` or `f(soa_view())` by layout.
   template <class F>
@@ -346,7 +346,7 @@ public:
   /// Appends an element moved from `v` (rank 1; object elements such as `std::string`, which
   /// `std::vector` would move too). `a.push_back(std::move(name));`
   void push_back(value_type&& v) const
-    requires(Rank == 1 && !std::is_const_v<T> && holds_objects);
+    requires(Rank == 1 && !std::is_const_v<T> && !detail::bytes_element_v<std::remove_const_t<T>>);
   /// Constructs one element from `args` at the end (rank 1; object elements are constructed in
   /// place).
   template <class... Args>
@@ -357,7 +357,7 @@ public:
     requires(Rank == 1 && !std::is_const_v<T>);
   /// Inserts an element moved from `value` before `pos` (rank 1; object elements).
   void insert(index_t pos, value_type&& value) const
-    requires(Rank == 1 && !std::is_const_v<T> && holds_objects);
+    requires(Rank == 1 && !std::is_const_v<T> && !detail::bytes_element_v<std::remove_const_t<T>>);
   /// Inserts `count` copies of `value` before `pos` (rank 1).
   void insert(index_t pos, index_t count, const value_type& value) const
     requires(Rank == 1 && !std::is_const_v<T>);
@@ -375,7 +375,7 @@ public:
   /// Appends the elements of another array (same trailing shape), from any device or layout.
   template <class U, memory_space S2>
   void append(const array<U, Rank, S2>& other) const
-    requires(!std::is_const_v<T> && std::is_same_v<std::remove_const_t<U>, value_type>);
+    requires(!std::is_const_v<T> && std::is_same_v<std::remove_const_t<U>, std::remove_const_t<T>>);
   /// Removes row `pos`.
   void erase(index_t pos) const
     requires(!std::is_const_v<T>);

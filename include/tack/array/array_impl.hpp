@@ -105,7 +105,7 @@ inline typename array<T, Rank, Space>::aos_kernel_view array<T, Rank, Space>::vi
 
 template <class T, int Rank, memory_space Space>
 inline typename array<T, Rank, Space>::soa_kernel_view array<T, Rank, Space>::soa_view() const
-  requires(can_be_soa)
+  requires(is_vec_v<std::remove_const_t<T>> || is_mat_v<std::remove_const_t<T>>)
 {
   require_valid("soa_view");
   visit_storage([](const auto& s) { s.require_components("soa_view"); });

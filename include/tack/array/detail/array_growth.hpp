@@ -32,7 +32,7 @@ void array<T, Rank, Space>::push_back(const value_type& v) const
 
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::push_back(value_type&& v) const
-  requires(Rank == 1 && !std::is_const_v<T> && holds_objects)
+  requires(Rank == 1 && !std::is_const_v<T> && !detail::bytes_element_v<std::remove_const_t<T>>)
 {
   objects().template emplace<false>(objects().end_row("push_back"), "push_back", std::move(v));
 }
@@ -65,7 +65,7 @@ void array<T, Rank, Space>::insert(index_t pos, const value_type& value) const
 
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::insert(index_t pos, value_type&& value) const
-  requires(Rank == 1 && !std::is_const_v<T> && holds_objects)
+  requires(Rank == 1 && !std::is_const_v<T> && !detail::bytes_element_v<std::remove_const_t<T>>)
 {
   objects().template emplace<false>(pos, "insert", std::move(value));
 }
@@ -116,7 +116,7 @@ void array<T, Rank, Space>::append(std::initializer_list<value_type> values) con
 template <class T, int Rank, memory_space Space>
 template <class U, memory_space S2>
 void array<T, Rank, Space>::append(const array<U, Rank, S2>& other) const
-  requires(!std::is_const_v<T> && std::is_same_v<std::remove_const_t<U>, value_type>)
+  requires(!std::is_const_v<T> && std::is_same_v<std::remove_const_t<U>, std::remove_const_t<T>>)
 {
   auto values = other.to_vector();
   insert_values(extent(0), std::span<const value_type>(values), "append");
