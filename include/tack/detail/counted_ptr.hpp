@@ -59,8 +59,14 @@ public:
   counted_ptr(counted_ptr<U>&& o) noexcept : n_(std::exchange(o.n_, nullptr)) {}
 
   counted_ptr& operator=(const counted_ptr& o) noexcept {
-    counted_ptr(o).swap(*this);  // retain before release: self-assignment keeps the object
-    return *this;
+    // The old pointer is read before the atomic increment (a load after a locked instruction
+    // waits for it; a row view assigns into a fresh handle, whose old pointer is null). Retain
+    // before release: self-assignment keeps the object.
+    counted_ptr old;
+    old.n_ = n_;
+    n_ = o.n_;
+    retain();
+    return *this;  // `old` releases the previous object
   }
   counted_ptr& operator=(counted_ptr&& o) noexcept {
     counted_ptr(std::move(o)).swap(*this);
