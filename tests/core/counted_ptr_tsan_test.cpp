@@ -85,6 +85,22 @@ TEST_F(CountedPtr, MoveTransfersWithoutCounting) {
   EXPECT_EQ(r.use_count(), 1);
 }
 
+TEST_F(CountedPtr, CopyAssignmentReleasesWhatWasHeld) {
+  auto p = make_counted<tracked>(5);
+  counted_ptr<tracked> q = make_counted<tracked>(6);
+  q = p;  // the object q held dies, p's is shared
+  EXPECT_EQ(tracked::destroyed, 1);
+  EXPECT_EQ(q->value, 5);
+  EXPECT_EQ(p.use_count(), 2);
+  const counted_ptr<tracked> empty;
+  p = empty;  // an empty pointer releases one count and takes none
+  EXPECT_FALSE(p);
+  EXPECT_EQ(q.use_count(), 1);
+  q = empty;
+  EXPECT_EQ(tracked::alive, 0);
+  EXPECT_EQ(tracked::destroyed, 2);
+}
+
 TEST_F(CountedPtr, SelfAssignmentKeepsTheObject) {
   auto p = make_counted<tracked>(3);
   auto& alias = p;

@@ -62,11 +62,11 @@ public:
     // The old pointer is read before the atomic increment (a load after a locked instruction
     // waits for it; a row view assigns into a fresh handle, whose old pointer is null). Retain
     // before release: self-assignment keeps the object.
-    counted_ptr old;
-    old.n_ = n_;
+    node* const old = n_;
     n_ = o.n_;
     retain();
-    return *this;  // `old` releases the previous object
+    release(old);
+    return *this;
   }
   counted_ptr& operator=(counted_ptr&& o) noexcept {
     counted_ptr(std::move(o)).swap(*this);
@@ -92,9 +92,10 @@ private:
     // Relaxed: a new reference is made from an existing one, which already orders the object.
     if (n_) n_->count.fetch_add(1, std::memory_order_relaxed);
   }
-  void release() noexcept {
+  void release() noexcept { release(n_); }
+  static void release(node* n) noexcept {
     // acq_rel: the last owner's destruction must see every other owner's writes to the object.
-    if (n_ && n_->count.fetch_sub(1, std::memory_order_acq_rel) == 1) delete n_;
+    if (n && n->count.fetch_sub(1, std::memory_order_acq_rel) == 1) delete n;
   }
 
   node* n_ = nullptr;
