@@ -257,7 +257,10 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
     }
   }
   {
-    const auto [sb, rb] = fc.layout(p.fill);
+    // Named members, not a structured binding: the lambda below uses `sb`, and clang 14 (the
+    // sanitizer builds) cannot capture a structured binding.
+    const auto fill_bases = fc.layout(p.fill);
+    const std::vector<index_t> &sb = fill_bases.first, &rb = fill_bases.second;
     auto finish_pack = [&](pending<copy_segment> &s) {
       std::vector<copy_segment> out;
       for (auto &[peer, g] : s.segs)
