@@ -57,10 +57,16 @@ void interpolate_uniform(benchmark::State &s) {
       benchmark::Counter(double(q.size()) * double(s.iterations()), benchmark::Counter::kIsRate);
 }
 
-// The reference for interpolate_uniform: the same field and points, the loop written by hand over
-// raw pointers (OpenMP, the corners of the point 16 ahead prefetched, a fresh output each time).
+// The references for interpolate_uniform: the same field and points, the loop written by hand over
+// raw pointers (OpenMP, the corners of the point 16 ahead prefetched, a fresh uninitialized output
+// each time, as tack::empty gives). `FixedN` > 0 compiles the grid size into the loop (shifts instead
+// of multiplies: a loop written for one grid); 0 reads it at run time, as a loop written for any
+// grid does, and as tack does.
+template <index_t FixedN>
 void interpolate_uniform_by_hand(benchmark::State &s) {
-  constexpr index_t N = 128;
+  index_t grid = 128;
+  benchmark::DoNotOptimize(grid);  // the compiler does not see the value
+  const index_t N = FixedN > 0 ? FixedN : grid;
   constexpr index_t n = 1000000;
   std::vector<tack::vec3f> v(std::size_t(N * N * N));
   for (index_t i = 0; i < N * N * N; ++i) {
@@ -73,6 +79,7 @@ void interpolate_uniform_by_hand(benchmark::State &s) {
   auto lerp = [](const tack::vec3f &a, const tack::vec3f &b, float t) {
     return tack::vec3f{a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t};
   };
+  const float top = float(N - 1);
   for (auto _ : s) {
     std::unique_ptr<tack::vec3f[]> out(new tack::vec3f[std::size_t(n)]);  // uninitialized, as tack::empty
     tack::vec3f *O = out.get();
@@ -88,7 +95,7 @@ void interpolate_uniform_by_hand(benchmark::State &s) {
         }
       }
       const tack::vec3f p = P[i];
-      if (!(p[0] >= 0 && p[0] <= N - 1 && p[1] >= 0 && p[1] <= N - 1 && p[2] >= 0 && p[2] <= N - 1)) {
+      if (!(p[0] >= 0 && p[0] <= top && p[1] >= 0 && p[1] <= top && p[2] >= 0 && p[2] <= top)) {
         O[i] = tack::vec3f{NAN, NAN, NAN};
         continue;
       }
@@ -249,7 +256,9 @@ void ref_dd_read(benchmark::State &s) {
 }
 
 const bool registered = [] {
-  tack::bench::add("interpolate_uniform_128", "ref_by_hand_vec3f_1e6", interpolate_uniform_by_hand)
+  tack::bench::add("interpolate_uniform_128", "ref_by_hand_vec3f_1e6", interpolate_uniform_by_hand<0>)
+      ->MinTime(1.0);
+  tack::bench::add("interpolate_uniform_128", "ref_by_hand_fixed_128", interpolate_uniform_by_hand<128>)
       ->MinTime(1.0);
   tack::bench::add("interpolate_uniform_128", "tack_h1_vec3f_1e6", interpolate_uniform)
       ->MinTime(1.0);
