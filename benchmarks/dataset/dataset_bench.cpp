@@ -59,13 +59,13 @@ void interpolate_uniform(benchmark::State &s) {
 
 // The references for interpolate_uniform: the same field and points, the loop written by hand over
 // raw pointers (OpenMP, the corners of the point 16 ahead prefetched, a fresh uninitialized output
-// each time, as tack::empty gives). `FixedN` > 0 compiles the grid size into the loop (shifts instead
-// of multiplies: a loop written for one grid); 0 reads it at run time, as a loop written for any
-// grid does, and as tack does.
+// each time, as tack::empty gives). `FixedN` > 0 compiles the grid size into the loop (shifts
+// instead of multiplies: a loop written for one grid); 0 reads it at run time, as a loop written
+// for any grid does, and as tack does.
 template <index_t FixedN>
 void interpolate_uniform_by_hand(benchmark::State &s) {
   index_t grid = 128;
-  benchmark::DoNotOptimize(grid);  // the compiler does not see the value
+  benchmark::DoNotOptimize(grid); // the compiler does not see the value
   const index_t N = FixedN > 0 ? FixedN : grid;
   constexpr index_t n = 1000000;
   std::vector<tack::vec3f> v(std::size_t(N * N * N));
@@ -77,11 +77,13 @@ void interpolate_uniform_by_hand(benchmark::State &s) {
   const tack::vec3f *V = v.data();
   const tack::vec3f *P = q.data();
   auto lerp = [](const tack::vec3f &a, const tack::vec3f &b, float t) {
-    return tack::vec3f{a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t};
+    return tack::vec3f{a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
+                       a[2] + (b[2] - a[2]) * t};
   };
   const float top = float(N - 1);
   for (auto _ : s) {
-    std::unique_ptr<tack::vec3f[]> out(new tack::vec3f[std::size_t(n)]);  // uninitialized, as tack::empty
+    std::unique_ptr<tack::vec3f[]> out(
+        new tack::vec3f[std::size_t(n)]); // uninitialized, as tack::empty
     tack::vec3f *O = out.get();
 #pragma omp parallel for schedule(static)
     for (index_t i = 0; i < n; ++i) {
@@ -256,9 +258,11 @@ void ref_dd_read(benchmark::State &s) {
 }
 
 const bool registered = [] {
-  tack::bench::add("interpolate_uniform_128", "ref_by_hand_vec3f_1e6", interpolate_uniform_by_hand<0>)
+  tack::bench::add("interpolate_uniform_128", "ref_by_hand_vec3f_1e6",
+                   interpolate_uniform_by_hand<0>)
       ->MinTime(1.0);
-  tack::bench::add("interpolate_uniform_128", "ref_by_hand_fixed_128", interpolate_uniform_by_hand<128>)
+  tack::bench::add("interpolate_uniform_128", "ref_by_hand_fixed_128",
+                   interpolate_uniform_by_hand<128>)
       ->MinTime(1.0);
   tack::bench::add("interpolate_uniform_128", "tack_h1_vec3f_1e6", interpolate_uniform)
       ->MinTime(1.0);

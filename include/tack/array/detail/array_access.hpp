@@ -26,12 +26,12 @@ struct astype_result {
   using type = U;
 };
 template <class U, class S, int N>
-  requires is_scalar_v<U>
+requires is_scalar_v<U>
 struct astype_result<U, vec<S, N>> {
   using type = vec<U, N>;
 };
 template <class U, class S, int R, int C>
-  requires is_scalar_v<U>
+requires is_scalar_v<U>
 struct astype_result<U, mat<S, R, C>> {
   using type = mat<U, R, C>;
 };
@@ -46,9 +46,10 @@ inline constexpr bool same_mat_dimensions<mat<S1, R, C>, mat<S2, R, C>> = true;
 
 template <class From, class To>
 struct astype_dimensions {
-  static constexpr bool same = (is_scalar_v<From> && is_scalar_v<To>) ||
-                               (is_vec_v<From> && is_vec_v<To> && components_v<From> == components_v<To>) ||
-                               same_mat_dimensions<From, To>;
+  static constexpr bool same =
+      (is_scalar_v<From> && is_scalar_v<To>) ||
+      (is_vec_v<From> && is_vec_v<To> && components_v<From> == components_v<To>) ||
+      same_mat_dimensions<From, To>;
   static_assert(same,
                 "tack::array::astype<U>: an element type U must have the same component "
                 "dimensions as the array's elements (vec3 to vec3, mat2 to mat2); pass a scalar U "
@@ -62,13 +63,17 @@ struct astype_dimensions {
 /// `tack::detail::convert_scalar<std::int8_t>(300.0f) == 127`
 template <class To, class From>
 constexpr To convert_scalar(From x) noexcept {
-  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && !std::is_same_v<To, bool>) {
-    if (x != x) return To(0);
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
+                !std::is_same_v<To, bool>) {
+    if (x != x)
+      return To(0);
     // Both bounds are powers of two (or 0), exact in every floating-point type.
     constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
     constexpr From hi = static_cast<From>(std::numeric_limits<To>::max() / 2 + 1) * From(2);
-    if (x <= lo) return std::numeric_limits<To>::min();
-    if (x >= hi) return std::numeric_limits<To>::max();
+    if (x <= lo)
+      return std::numeric_limits<To>::min();
+    if (x >= hi)
+      return std::numeric_limits<To>::max();
     return static_cast<To>(x);
   } else {
     return static_cast<To>(x);
@@ -76,9 +81,10 @@ constexpr To convert_scalar(From x) noexcept {
 }
 
 template <std::size_t N>
-bool any_elements(const std::array<index_t, N>& s) {
+bool any_elements(const std::array<index_t, N> &s) {
   index_t n = 1;
-  for (auto e : s) n *= e;
+  for (auto e : s)
+    n *= e;
   return n > 0;
 }
 
@@ -92,7 +98,7 @@ struct array_access {
   /// A new root with `shape` and room for `max(shape[0], opts.capacity)` rows, uninitialized, in
   /// `opts.layout`.
   template <class T, int R, memory_space S>
-  static array<T, R, S> allocate(const std::array<index_t, R>& shape, const options& opts,
+  static array<T, R, S> allocate(const std::array<index_t, R> &shape, const options &opts,
                                  tack::device fallback_device) {
     using A = array<T, R, S>;
     using V = typename A::value_type;
@@ -104,7 +110,8 @@ struct array_access {
         options component_opts = opts;
         component_opts.layout = tack::layout::aos;
         auto parts = make_counted<typename decltype(a.soa_)::block>();
-        for (auto& part : *parts) part = allocate<scalar_t<V>, R, S>(shape, component_opts, fallback_device);
+        for (auto &part : *parts)
+          part = allocate<scalar_t<V>, R, S>(shape, component_opts, fallback_device);
         a.soa_.parts = std::move(parts);
         return a;
       } else {
@@ -121,9 +128,9 @@ struct array_access {
   /// `id` < 0: the device's allocator (or the array's memory space); `opts` gives the layout
   /// (refused unless AoS) and the capacity.
   template <class T, int R, memory_space S, class Construct>
-  static array<T, R, S> allocate_objects(const std::array<index_t, R>& shape, tack::device d,
-                                         allocator_id id, const options& opts,
-                                         Construct&& construct) {
+  static array<T, R, S> allocate_objects(const std::array<index_t, R> &shape, tack::device d,
+                                         allocator_id id, const options &opts,
+                                         Construct &&construct) {
     using A = array<T, R, S>;
     static_assert(A::holds_objects);
     if (opts.layout.value_or(tack::layout::aos) == tack::layout::soa) {
@@ -139,19 +146,19 @@ struct array_access {
 
   /// A root over borrowed memory.
   template <class T, int R, memory_space S>
-  static array<T, R, S> borrow(std::remove_const_t<T>* ptr, const std::array<index_t, R>& shape,
+  static array<T, R, S> borrow(std::remove_const_t<T> *ptr, const std::array<index_t, R> &shape,
                                tack::device d, bool read_only, std::shared_ptr<void> owner,
                                bool host_ok) {
     using A = array<T, R, S>;
     for (int dd = 0; dd < R; ++dd) {
       if (shape[static_cast<std::size_t>(dd)] < 0) {
-        throw value_error("tack::from_ptr: extent " + std::to_string(shape[static_cast<std::size_t>(dd)]) +
-                          " of dimension " + std::to_string(dd) + " in shape " + shape_string(shape) +
-                          " is negative");
+        throw value_error("tack::from_ptr: extent " +
+                          std::to_string(shape[static_cast<std::size_t>(dd)]) + " of dimension " +
+                          std::to_string(dd) + " in shape " + shape_string(shape) + " is negative");
       }
     }
-    (void)checked_nbytes("tack::from_ptr", shape, sizeof(typename A::value_type),
-                         A::element_name(), shape[0]);
+    (void)checked_nbytes("tack::from_ptr", shape, sizeof(typename A::value_type), A::element_name(),
+                         shape[0]);
     if (!ptr && any_elements(shape)) {
       throw value_error("tack::from_ptr: null pointer for shape " + shape_string(shape));
     }
@@ -166,7 +173,8 @@ struct array_access {
     auto st = make_counted<storage>();
     st->rank = R;
     st->element_bytes = sizeof(typename A::value_type);
-    for (int dd = 0; dd < R; ++dd) st->extents[static_cast<std::size_t>(dd)] = shape[static_cast<std::size_t>(dd)];
+    for (int dd = 0; dd < R; ++dd)
+      st->extents[static_cast<std::size_t>(dd)] = shape[static_cast<std::size_t>(dd)];
     st->growable = false;
     st->buf = buffer::borrow(ptr, st->used_bytes(), d, read_only, std::move(owner), host_ok);
     a.aos_.root = std::move(st);
@@ -175,12 +183,14 @@ struct array_access {
 
   /// A SoA array from component arrays (checked by the caller).
   template <class T, int R, memory_space S>
-  static array<T, R, S> from_components(std::vector<typename array<T, R, S>::component_array> parts) {
+  static array<T, R, S>
+  from_components(std::vector<typename array<T, R, S>::component_array> parts) {
     using A = array<T, R, S>;
     A a = uninitialized<A>();
     a.layout_ = tack::layout::soa;
     auto block = make_counted<typename decltype(a.soa_)::block>();
-    for (std::size_t c = 0; c < block->size(); ++c) (*block)[c] = mutable_alias(parts.at(c));
+    for (std::size_t c = 0; c < block->size(); ++c)
+      (*block)[c] = mutable_alias(parts.at(c));
     a.soa_.parts = std::move(block);
     return a;
   }
@@ -188,13 +198,13 @@ struct array_access {
   /// Calls `f` with the storage policy of `a` (array::visit_storage, the one place the layout
   /// picks it), for the detail code outside the handle: copies and overlap checks.
   template <class A, class F>
-  static decltype(auto) visit_storage(const A& a, F&& f) {
+  static decltype(auto) visit_storage(const A &a, F &&f) {
     return a.visit_storage(std::forward<F>(f));
   }
 
   /// The byte range `[first, last)` an AoS handle covers (for overlap checks).
   template <class A>
-  static std::pair<std::uintptr_t, std::uintptr_t> byte_range(const A& a) {
+  static std::pair<std::uintptr_t, std::uintptr_t> byte_range(const A &a) {
     a.require_pointer("byte_range");
     auto first = reinterpret_cast<std::uintptr_t>(a.pointer("byte_range"));
     return {first, first + a.nbytes()};
@@ -203,7 +213,7 @@ struct array_access {
   /// The same memory through the mutable handle type (internal: any_array stores handles so and
   /// restores constness on the way out).
   template <class T, int R, memory_space S>
-  static array<std::remove_const_t<T>, R, S> mutable_alias(const array<T, R, S>& a) {
+  static array<std::remove_const_t<T>, R, S> mutable_alias(const array<T, R, S> &a) {
     using M = array<std::remove_const_t<T>, R, S>;
     M m = uninitialized<M>();
     m.aos_ = a.aos_;
@@ -215,16 +225,17 @@ struct array_access {
   }
 
   template <class A>
-  static const counted_ptr<storage>& storage_of(const A& a) {
+  static const counted_ptr<storage> &storage_of(const A &a) {
     return a.aos_.root;
   }
 };
 
 /// Element-by-element copy between arrays of one value type and any layouts (host memory).
 template <class D, class Src>
-void copy_elements_host(const D& dst_view, const Src& src_view, index_t n) {
-  for (index_t i = 0; i < n; ++i) dst_view[i] = static_cast<typename D::value_type>(src_view[i]);
+void copy_elements_host(const D &dst_view, const Src &src_view, index_t n) {
+  for (index_t i = 0; i < n; ++i)
+    dst_view[i] = static_cast<typename D::value_type>(src_view[i]);
 }
 
-}  // namespace detail
-}  // namespace tack
+} // namespace detail
+} // namespace tack
