@@ -44,5 +44,10 @@ void cuda_permute(void*, std::size_t, const std::int64_t*, std::size_t, int) {
   no_cuda("a device permutation");
 }
 void cuda_stream_wait_for_device(int, std::intptr_t) { no_cuda("a DLPack stream hand-over"); }
+std::intptr_t cuda_stream_create(int) { no_cuda("a CUDA stream"); }
+void cuda_stream_destroy(int, std::intptr_t) noexcept {}
+void cuda_stream_synchronize(int, std::intptr_t, const char*) { no_cuda("a CUDA stream"); }
+bool cuda_stream_idle(int, std::intptr_t, const char*) { no_cuda("a CUDA stream"); }
+void cuda_synchronize_device(int, const char*) {}
 }  // namespace tack::detail
 #endif

@@ -55,6 +55,7 @@
 #include <tack/exec/parallel_reduce.hpp>
 #include <tack/exec/parallel_scan.hpp>
 #include <tack/exec/range.hpp>
+#include <tack/exec/stream.hpp>
 #include <tack/exec/threads.hpp>
 
 #include <tack/dataset/all.hpp>

@@ -28,9 +28,10 @@ int device_of_pointer(const void* p) {
   return a.device;
 }
 
-void finish(const char* what) {
+// Checks the launches just made; on the legacy default stream also waits for them.
+void complete(const bc::work_stream& ws, const char* what) {
   TACK_IMPL_CUDA_CHECK(cudaGetLastError(), what);
-  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy), what);
+  if (!ws.queued) TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy), what);
 }
 
 // ---- fill ----------------------------------------------------------------------------------------
@@ -70,15 +71,17 @@ std::size_t gcd(std::size_t a, std::size_t b) {
 }
 
 template <class W>
-void fill_words(void* dst, const unsigned char* value, std::size_t size, std::size_t count) {
+void fill_words(void* dst, const unsigned char* value, std::size_t size, std::size_t count,
+                const bc::work_stream& ws) {
   const std::size_t period_bytes = size / gcd(size, sizeof(W)) * sizeof(W);  // lcm(size, W)
   fill_pattern<W> p{};
   auto* bytes = reinterpret_cast<unsigned char*>(p.words);
   for (std::size_t k = 0; k < period_bytes; ++k) bytes[k] = value[k % size];
   p.period = static_cast<unsigned>(period_bytes / sizeof(W));
   const std::size_t nwords = size * count / sizeof(W);
-  fill_kernel<W><<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads>>>(static_cast<W*>(dst), nwords, p);
-  finish("tack: fill kernel");
+  fill_kernel<W><<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads, 0, ws.handle>>>(
+      static_cast<W*>(dst), nwords, p);
+  complete(ws, "tack: fill kernel");
 }
 
 // ---- component-wise copies -----------------------------------------------------------------------
@@ -144,20 +147,21 @@ using bits_t = std::conditional_t<Size == 1, std::uint8_t,
                std::conditional_t<Size == 4, std::uint32_t, std::uint64_t>>>;
 
 void launch_components(const side& d, const side& s, int components, std::size_t n,
-                       scalar_kind dk, scalar_kind sk) {
+                       scalar_kind dk, scalar_kind sk, cudaStream_t stream) {
   const unsigned grid = bc::grid_for(static_cast<index_t>(n));
+  const unsigned block = bc::block_threads;
   if (dk == sk) {
     switch (scalar_kind_size(dk)) {
-    case 1: components_kernel<bits_t<1>, bits_t<1>><<<grid, bc::block_threads>>>(d, s, components, n); break;
-    case 2: components_kernel<bits_t<2>, bits_t<2>><<<grid, bc::block_threads>>>(d, s, components, n); break;
-    case 4: components_kernel<bits_t<4>, bits_t<4>><<<grid, bc::block_threads>>>(d, s, components, n); break;
-    default: components_kernel<bits_t<8>, bits_t<8>><<<grid, bc::block_threads>>>(d, s, components, n); break;
+    case 1: components_kernel<bits_t<1>, bits_t<1>><<<grid, block, 0, stream>>>(d, s, components, n); break;
+    case 2: components_kernel<bits_t<2>, bits_t<2>><<<grid, block, 0, stream>>>(d, s, components, n); break;
+    case 4: components_kernel<bits_t<4>, bits_t<4>><<<grid, block, 0, stream>>>(d, s, components, n); break;
+    default: components_kernel<bits_t<8>, bits_t<8>><<<grid, block, 0, stream>>>(d, s, components, n); break;
     }
     return;
   }
   with_scalar(dk, [&]<class To>() {
     with_scalar(sk, [&]<class From>() {
-      components_kernel<To, From><<<grid, bc::block_threads>>>(d, s, components, n);
+      components_kernel<To, From><<<grid, block, 0, stream>>>(d, s, components, n);
     });
   });
 }
@@ -182,7 +186,7 @@ void permute_words(void* dst, const void* src, std::size_t element_bytes,
   const std::size_t nwords = per * n;
   permute_kernel<W><<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads>>>(
       static_cast<W*>(dst), static_cast<const W*>(src), per, permutation, nwords);
-  finish("tack: permutation kernel");
+  complete(bc::work_stream{}, "tack: permutation kernel");
 }
 
 }  // namespace
@@ -191,9 +195,11 @@ void cuda_fill(void* dst, const void* value, std::size_t size, std::size_t count
   if (count == 0 || size == 0) return;
   const auto* v = static_cast<const unsigned char*>(value);
   device_guard g(device_of_pointer(dst));
+  const bc::work_stream ws = bc::current_work_stream("tack: device fill");
   const std::size_t bytes = size * count;
   if (std::all_of(v, v + size, [&](unsigned char b) { return b == v[0]; })) {
-    TACK_IMPL_CUDA_CHECK(cudaMemset(dst, v[0], bytes), "cudaMemset");
+    TACK_IMPL_CUDA_CHECK(cudaMemsetAsync(dst, v[0], bytes, ws.handle), "cudaMemsetAsync");
+    complete(ws, "tack: device fill");
     return;
   }
   // The widest word that divides the element size and the destination's alignment, whose period
@@ -202,40 +208,46 @@ void cuda_fill(void* dst, const void* value, std::size_t size, std::size_t count
   for (std::size_t w : {16u, 8u, 4u, 2u}) {
     if (addr % w != 0 || bytes % w != 0 || size / gcd(size, w) * w > max_pattern_bytes) continue;
     switch (w) {
-    case 16: fill_words<uint4>(dst, v, size, count); return;
-    case 8: fill_words<std::uint64_t>(dst, v, size, count); return;
-    case 4: fill_words<std::uint32_t>(dst, v, size, count); return;
-    default: fill_words<std::uint16_t>(dst, v, size, count); return;
+    case 16: fill_words<uint4>(dst, v, size, count, ws); return;
+    case 8: fill_words<std::uint64_t>(dst, v, size, count, ws); return;
+    case 4: fill_words<std::uint32_t>(dst, v, size, count, ws); return;
+    default: fill_words<std::uint16_t>(dst, v, size, count, ws); return;
     }
   }
   if (size <= max_pattern_bytes) {
-    fill_words<std::uint8_t>(dst, v, size, count);
+    fill_words<std::uint8_t>(dst, v, size, count, ws);
     return;
   }
   // An element larger than the pattern: one element from the host, then doubling device copies.
-  TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, value, size, cudaMemcpyHostToDevice), "cudaMemcpy");
+  // (A copy from pageable host memory has read `value` when cudaMemcpyAsync returns.)
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, value, size, cudaMemcpyHostToDevice, ws.handle), "cudaMemcpyAsync");
   auto* d = static_cast<char*>(dst);
   for (std::size_t done = size; done < bytes;) {
     const std::size_t n = std::min(done, bytes - done);
-    TACK_IMPL_CUDA_CHECK(cudaMemcpy(d + done, d, n, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(d + done, d, n, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
     done += n;
   }
+  complete(ws, "tack: device fill");
 }
 
 void cuda_memmove(void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0 || dst == src) return;
   const int id = device_of_pointer(dst);
   device_guard g(id);
+  const bc::work_stream ws = bc::current_work_stream("tack: device move");
   const auto d = reinterpret_cast<std::uintptr_t>(dst);
   const auto s = reinterpret_cast<std::uintptr_t>(src);
   if (!(d < s + bytes && s < d + bytes)) {
-    TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
+    complete(ws, "tack: device move");
     return;
   }
-  // Overlapping device-to-device copies are undefined: through scratch on the same device.
+  // Overlapping device-to-device copies are undefined: through scratch on the same device (freed
+  // on the legacy default stream, which waits for `ws`).
   const cuda_impl::scratch_block tmp(bytes, id);
-  TACK_IMPL_CUDA_CHECK(cudaMemcpy(tmp.get(), src, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
-  TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, tmp.get(), bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(tmp.get(), src, bytes, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, tmp.get(), bytes, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
+  complete(ws, "tack: device move");
 }
 
 void cuda_copy_components(const component_span& dst, const component_span& src, std::size_t n) {
@@ -245,6 +257,7 @@ void cuda_copy_components(const component_span& dst, const component_span& src, 
                       std::to_string(dst.components) + " and " + std::to_string(src.components) + ")");
   }
   device_guard g(dst.host ? src.device_id : dst.device_id);
+  const bc::work_stream ws = bc::current_work_stream("tack: component copy kernel");
   for (int first = 0; first < dst.components; first += batch) {
     const int count = std::min(batch, dst.components - first);
     side d{}, s{};
@@ -254,10 +267,10 @@ void cuda_copy_components(const component_span& dst, const component_span& src, 
     }
     d.stride = dst.stride;
     s.stride = src.stride;
-    launch_components(d, s, count, n, dst.kind, src.kind);
+    launch_components(d, s, count, n, dst.kind, src.kind, ws.handle);
     TACK_IMPL_CUDA_CHECK(cudaGetLastError(), "tack: component copy kernel");
   }
-  finish("tack: component copy kernel");
+  complete(ws, "tack: component copy kernel");
 }
 
 void cuda_permute(void* data, std::size_t element_bytes, const std::int64_t* permutation,

@@ -5,6 +5,8 @@
 // through pinned staging buffers), and the DLPack stream hand-over.
 #include "check.hpp"
 
+#include <tack/exec/backend/cuda/launch.hpp>
+
 #include <tack/core/error.hpp>
 #include <tack/detail/cuda_runtime.hpp>
 #include <tack/memory/copy.hpp>
@@ -21,6 +23,7 @@
 namespace tack::detail {
 namespace {
 
+namespace bc = tack::backend::cuda;
 using cuda_impl::device_guard;
 
 cudaMemcpyKind to_cuda(cuda_copy_kind k) {
@@ -151,10 +154,11 @@ int device_of_pointer(const void* p) {
 
 // Host -> device from pageable memory: the host copy of chunk k into a pinned buffer overlaps the
 // DMA of chunk k - 1 from the other buffer.
-void staged_to_device(void* dst, const void* src, std::size_t bytes) {
+void staged_to_device(void* dst, const void* src, std::size_t bytes, const bc::work_stream& ws) {
   const int id = device_of_pointer(dst);
   device_guard g(id);
   auto set = staging_cache::get().take(id);
+  const cudaStream_t stream = ws.queued ? ws.handle : set->stream;
   const staging_plan plan{bytes, set->chunk};
   bool used[2] = {false, false};
   for (std::size_t k = 0; k < plan.chunks(); ++k) {
@@ -164,27 +168,28 @@ void staged_to_device(void* dst, const void* src, std::size_t bytes) {
     }
     host_copy(set->buf[c.slot], static_cast<const char*>(src) + c.offset, c.size);
     TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + c.offset, set->buf[c.slot], c.size,
-                                         cudaMemcpyHostToDevice, set->stream),
+                                         cudaMemcpyHostToDevice, stream),
                          "cudaMemcpyAsync (staged host to device)");
-    TACK_IMPL_CUDA_CHECK(cudaEventRecord(set->done[c.slot], set->stream), "cudaEventRecord");
+    TACK_IMPL_CUDA_CHECK(cudaEventRecord(set->done[c.slot], stream), "cudaEventRecord");
     used[c.slot] = true;
   }
-  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(set->stream), "cudaStreamSynchronize");
+  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   staging_cache::get().give_back(std::move(set));
 }
 
 // Device -> pageable host: the DMA of chunk k + 1 overlaps the host copy of chunk k.
-void staged_to_host(void* dst, const void* src, std::size_t bytes) {
+void staged_to_host(void* dst, const void* src, std::size_t bytes, const bc::work_stream& ws) {
   const int id = device_of_pointer(src);
   device_guard g(id);
   auto set = staging_cache::get().take(id);
+  const cudaStream_t stream = ws.queued ? ws.handle : set->stream;
   const staging_plan plan{bytes, set->chunk};
   auto start = [&](std::size_t k) {
     const auto c = plan.chunk(k);
     TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(set->buf[c.slot], static_cast<const char*>(src) + c.offset,
-                                         c.size, cudaMemcpyDeviceToHost, set->stream),
+                                         c.size, cudaMemcpyDeviceToHost, stream),
                          "cudaMemcpyAsync (staged device to host)");
-    TACK_IMPL_CUDA_CHECK(cudaEventRecord(set->done[c.slot], set->stream), "cudaEventRecord");
+    TACK_IMPL_CUDA_CHECK(cudaEventRecord(set->done[c.slot], stream), "cudaEventRecord");
   };
   const std::size_t chunks = plan.chunks();
   if (chunks > 0) start(0);
@@ -194,8 +199,21 @@ void staged_to_host(void* dst, const void* src, std::size_t bytes) {
     TACK_IMPL_CUDA_CHECK(cudaEventSynchronize(set->done[c.slot]), "cudaEventSynchronize");
     host_copy(static_cast<char*>(dst) + c.offset, set->buf[c.slot], c.size);
   }
-  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(set->stream), "cudaStreamSynchronize");
+  TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   staging_cache::get().give_back(std::move(set));
+}
+
+// The work stream of a copy: the thread's current stream of the device its device side is on.
+bc::work_stream stream_of_copy(const void* dst, const void* src, cuda_copy_kind kind) {
+  if (!any_current_cuda_stream()) return {};
+  const void* device_side = kind == cuda_copy_kind::device_to_host ? src : dst;
+  if (kind == cuda_copy_kind::any) {
+    cudaPointerAttributes a{};
+    TACK_IMPL_CUDA_CHECK(cudaPointerGetAttributes(&a, dst), "cudaPointerGetAttributes");
+    if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged) device_side = src;
+  }
+  const std::intptr_t s = current_cuda_stream(device_of_pointer(device_side));
+  return s == 0 ? bc::work_stream{} : bc::work_stream{reinterpret_cast<cudaStream_t>(s), true};
 }
 
 }  // namespace
@@ -309,25 +327,79 @@ bool cuda_host_pageable(const void* p) {
 
 void cuda_memcpy(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind) {
   if (bytes == 0) return;
+  const bc::work_stream ws = stream_of_copy(dst, src, kind);
   if (kind == cuda_copy_kind::host_to_device && staging_plan::staged(bytes, cuda_host_pageable(src))) {
-    staged_to_device(dst, src, bytes);
+    staged_to_device(dst, src, bytes, ws);
     return;
   }
   if (kind == cuda_copy_kind::device_to_host && staging_plan::staged(bytes, cuda_host_pageable(dst))) {
-    staged_to_host(dst, src, bytes);
+    staged_to_host(dst, src, bytes, ws);
     return;
   }
-  TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, src, bytes, to_cuda(kind)), "cudaMemcpy");
+  if (!ws.queued) {
+    TACK_IMPL_CUDA_CHECK(cudaMemcpy(dst, src, bytes, to_cuda(kind)), "cudaMemcpy");
+    return;
+  }
+  // On a tack::stream: in the stream's order; a copy that touches host memory is complete when it
+  // returns (the host may read or reuse its side), a device-to-device one is only queued.
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), ws.handle), "cudaMemcpyAsync");
+  if (kind != cuda_copy_kind::device_to_device) {
+    TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(ws.handle), "cudaStreamSynchronize");
+  }
 }
 void cuda_memcpy_async(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind) {
   if (bytes == 0) return;
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind)), "cudaMemcpyAsync");
+  const bc::work_stream ws = stream_of_copy(dst, src, kind);
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), ws.handle), "cudaMemcpyAsync");
 }
 void cuda_memset(void* p, int value, std::size_t bytes) {
   if (bytes == 0) return;
-  TACK_IMPL_CUDA_CHECK(cudaMemset(p, value, bytes), "cudaMemset");
+  const bc::work_stream ws = stream_of_copy(p, p, cuda_copy_kind::device_to_device);
+  if (!ws.queued) {
+    TACK_IMPL_CUDA_CHECK(cudaMemset(p, value, bytes), "cudaMemset");
+    return;
+  }
+  TACK_IMPL_CUDA_CHECK(cudaMemsetAsync(p, value, bytes, ws.handle), "cudaMemsetAsync");
 }
 void cuda_synchronize() { TACK_IMPL_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+
+void cuda_synchronize_device(int id, const char* what) {
+  device_guard g(id);
+  const cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) cuda_impl::throw_error(e, (std::string(what) + ": cudaDeviceSynchronize").c_str(), __FILE__, __LINE__);
+}
+
+std::intptr_t cuda_stream_create(int id) {
+  device_guard g(id);
+  cudaStream_t s = nullptr;
+  TACK_IMPL_CUDA_CHECK(cudaStreamCreate(&s), "tack::stream: cudaStreamCreate");
+  return reinterpret_cast<std::intptr_t>(s);
+}
+
+void cuda_stream_destroy(int id, std::intptr_t stream) noexcept {
+  int previous = 0;
+  if (cudaGetDevice(&previous) != cudaSuccess) return;
+  if (previous != id) (void)cudaSetDevice(id);
+  (void)cudaStreamDestroy(reinterpret_cast<cudaStream_t>(stream));
+  if (previous != id) (void)cudaSetDevice(previous);
+}
+
+void cuda_stream_synchronize(int id, std::intptr_t stream, const char* what) {
+  device_guard g(id);
+  const cudaError_t e = cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream));
+  if (e != cudaSuccess) cuda_impl::throw_error(e, (std::string(what) + ": cudaStreamSynchronize").c_str(), __FILE__, __LINE__);
+}
+
+bool cuda_stream_idle(int id, std::intptr_t stream, const char* what) {
+  device_guard g(id);
+  const cudaError_t e = cudaStreamQuery(reinterpret_cast<cudaStream_t>(stream));
+  if (e == cudaSuccess) return true;
+  if (e == cudaErrorNotReady) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  cuda_impl::throw_error(e, (std::string(what) + ": cudaStreamQuery").c_str(), __FILE__, __LINE__);
+}
 
 void cuda_stream_wait_for_device(int id, std::intptr_t stream) {
   device_guard g(id);

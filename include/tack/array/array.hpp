@@ -15,6 +15,7 @@
 #include <tack/core/macros.hpp>
 #include <tack/core/index.hpp>
 #include <tack/core/slice.hpp>
+#include <tack/exec/stream.hpp>
 #include <tack/memory/buffer.hpp>
 #include <tack/memory/copy.hpp>
 #include <tack/memory/memory_space.hpp>
@@ -300,6 +301,10 @@ public:
   /// `get()` race with the copy. Arrays below 256 KiB are copied before it returns.
   /// `auto pending = a.to_vector_async(); other_work(); auto v = pending.get();`
   detail::pending_vector<value_type> to_vector_async() const;
+  /// `to_vector_async()` ordered on stream `s` of the array's device (a `value_error` naming both
+  /// devices otherwise): the copy starts after the work queued on `s` before the call, and waits
+  /// for nothing else. `auto pending = a.to_vector_async(s); host_work(); auto v = pending.get();`
+  detail::pending_vector<value_type> to_vector_async(const stream& s) const;
 
   // ---- copies --------------------------------------------------------------------------------
 

@@ -382,6 +382,23 @@ array<T, Rank, Space>::to_vector_async() const {
 }
 
 template <class T, int Rank, memory_space Space>
+detail::pending_vector<typename array<T, Rank, Space>::value_type>
+array<T, Rank, Space>::to_vector_async(const stream &s) const {
+  require_valid("to_vector_async");
+  if (s.device() != device()) {
+    throw value_error("tack::array::to_vector_async: the stream is " + s.str() + " but the array " +
+                      describe() + " is on " + device().str());
+  }
+  if (device().is_cpu()) return to_vector_async();
+  // The copy runs on its own thread, where the scope makes `s` current: it queues behind the work
+  // already on `s`, and to_vector waits for the stream (it writes host memory).
+  return detail::pending_vector<value_type>(std::async(std::launch::async, [self = *this, s] {
+    const stream_scope on(s);
+    return self.to_vector();
+  }));
+}
+
+template <class T, int Rank, memory_space Space>
 array<typename array<T, Rank, Space>::value_type, Rank, Space>
 array<T, Rank, Space>::copy(const options &opts) const {
   require_valid("copy");

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::copyto(dst, src)` and `tack::array_equal(a, b)`: values into an existing array.
+/// @file `tack::copyto(dst, src[, stream])`, `tack::fill` and `tack::array_equal(a, b)`: values into
+/// an existing array.
 
 #include <tack/array/array.hpp>
 #include <tack/core/concepts.hpp>
 #include <tack/core/kernel_form.hpp>
 #include <tack/exec/parallel_for.hpp>
+#include <tack/exec/stream.hpp>
 
 #include <array>
 #include <cstring>
@@ -352,6 +354,32 @@ void fill(const Dst& dst, const V& value) {
   detail::store_on_host<true>(dst, [&](index_t, const auto& store) {
     store([&](index_t) -> const V& { return value; });
   });
+}
+
+/// `copyto(dst, src)` queued on stream `s` (tack/exec/stream.hpp): one of the arrays involved must
+/// be on `s.device()` (a `value_error` naming the stream otherwise). A copy that only touches
+/// memory of `s`'s device returns once queued; one that reads or writes host memory is complete
+/// when it returns, ordered after the work queued on `s` before it. On the CPU it runs now.
+/// `tack::copyto(host_out, device_result, s);`
+template <class Dst, class Src>
+void copyto(const Dst& dst, const Src& src, const stream& s) {
+  if (s.device().is_cuda()) {
+    bool on_stream_device = false;
+    auto check = [&](const auto& a) { on_stream_device = on_stream_device || a.device() == s.device(); };
+    tack::for_each_array(dst, check);
+    tack::for_each_array(src, check);
+    if (!on_stream_device) {
+      std::string where;
+      tack::for_each_array(dst, [&](const auto& a) { where += " " + a.describe(); });
+      tack::for_each_array(src, [&](const auto& a) { where += " " + a.describe(); });
+      throw value_error("tack::copyto: the stream is " + s.str() +
+                        " but no array of the copy is on " + s.device().str() + " (arrays:" +
+                        (where.empty() ? std::string(" none") : where) +
+                        "); queue the copy on a stream of the arrays' device");
+    }
+  }
+  const stream_scope on(s);
+  tack::copyto(dst, src);
 }
 
 /// Whether `a` and `b` have the same shape and equal elements (any layouts and devices).

@@ -4,8 +4,11 @@
 /// @file The CUDA runtime calls and device kernels the host library needs, behind plain C++
 /// declarations so that host translation units never include CUDA headers. Defined in
 /// src/cuda/*.cu when tack is built with CUDA, and by src/cuda_stubs.cpp (which report "no CUDA")
-/// otherwise. Every function that touches device memory makes the device it names current for
-/// the call, and every one synchronizes before it returns (tack's operations look synchronous).
+/// otherwise; the table of current streams is in src/stream.cpp. Every function that touches
+/// device memory makes the device it names current for the call. Copies, fills and kernels go to
+/// the thread's current stream of that device (`tack::stream_scope`): on the legacy default stream
+/// they synchronize before they return (tack's operations look synchronous); on a `tack::stream`
+/// only those that touch host memory wait, and only for that stream (tack/exec/stream.hpp).
 
 #include <tack/types/scalar.hpp>
 
@@ -18,6 +21,24 @@ struct component_span;
 
 /// Number of CUDA devices the driver reports (0 without CUDA or without a driver).
 int cuda_device_count() noexcept;
+
+/// The current stream of CUDA device `device_id` on this thread (a `cudaStream_t` as an integer;
+/// 0: the legacy default stream, where tack works synchronously). Set by `tack::stream_scope`.
+std::intptr_t current_cuda_stream(int device_id) noexcept;
+/// Whether any device has a current stream other than the legacy default one on this thread.
+bool any_current_cuda_stream() noexcept;
+/// Makes `stream` the current stream of `device_id` on this thread; returns the previous one.
+std::intptr_t exchange_current_cuda_stream(int device_id, std::intptr_t stream);
+
+/// A new blocking stream on `device_id` (`cudaStreamCreate`), its destruction (never throws; the
+/// driver releases it once its work is done), waiting for it, and whether its work is done.
+/// `what` names the stream in a `device_error` (a kernel that failed on the device included).
+std::intptr_t cuda_stream_create(int device_id);
+void cuda_stream_destroy(int device_id, std::intptr_t stream) noexcept;
+void cuda_stream_synchronize(int device_id, std::intptr_t stream, const char* what);
+bool cuda_stream_idle(int device_id, std::intptr_t stream, const char* what);
+/// Waits for all work on device `device_id` (`cudaDeviceSynchronize`); `what` names the caller.
+void cuda_synchronize_device(int device_id, const char* what);
 
 /// Device memory from device `device_id`'s stream-ordered pool (`cudaMallocAsync` on the legacy
 /// default stream, on the device's default memory pool with its release threshold raised, so a
@@ -50,7 +71,7 @@ enum class cuda_copy_kind { host_to_device, device_to_host, device_to_device, an
 /// staging buffers in chunks (`staging_plan`), the host copy of one chunk overlapping the DMA of
 /// the previous one.
 void cuda_memcpy(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind);
-/// Starts an asynchronous copy on the default stream.
+/// Starts an asynchronous copy on the current stream of the current device.
 void cuda_memcpy_async(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind);
 /// Sets `bytes` bytes at `p` (device memory) to `value`.
 void cuda_memset(void* p, int value, std::size_t bytes);

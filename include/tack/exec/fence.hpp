@@ -4,11 +4,12 @@
 /// @file `tack::fence`: wait until the work launched on a device is complete.
 ///
 /// CPU kernels are complete when `parallel_for` returns, so a CPU fence does nothing. CUDA
-/// launches synchronize before they return for now (exec/backend/cuda/launch.hpp); `fence` is still
-/// the documented way to wait, so that callers stay correct when launches become asynchronous.
+/// launches synchronize before they return unless they go to a `tack::stream`
+/// (exec/stream.hpp); `fence(device)` waits for every stream of the device, `fence(stream)` for one.
 
 #include <tack/core/error.hpp>
 #include <tack/detail/cuda_runtime.hpp>
+#include <tack/exec/stream.hpp>
 #include <tack/memory/device.hpp>
 
 #include <string>
@@ -30,5 +31,8 @@ inline void fence(const device& d) {
 
 /// Waits for the work launched on `tack::default_device()`. `tack::fence();`
 inline void fence() { fence(default_device()); }
+
+/// Waits for the work queued on stream `s` only; the same as `s.synchronize()`. `tack::fence(s);`
+inline void fence(const stream& s) { s.synchronize(); }
 
 }  // namespace tack

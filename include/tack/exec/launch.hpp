@@ -9,6 +9,7 @@
 #include <tack/core/kernel_form.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/parallel_for.hpp>
+#include <tack/exec/stream.hpp>
 #include <tack/types/item.hpp>
 #include <tack/view/restrict_view.hpp>
 
@@ -461,6 +462,16 @@ template <backend_tag Backend, class K, class... Args>
 void launch(Backend backend, index_t n, const K& kernel, const Args&... args) {
   const device d = std::is_same_v<Backend, cuda_backend> ? cuda(0) : cpu();
   detail::launch_on(backend, d, n, kernel, args...);
+}
+
+/// `launch` queued on stream `s` (tack/exec/stream.hpp): the arrays must be on `s.device()`. On a
+/// CUDA device it returns once the kernel is queued, and `s.synchronize()` waits for it (and
+/// reports its failure); on the CPU it runs before it returns.
+/// `tack::launch(s, a.size(), triad{}, a, b.as_const(), c.as_const(), 2.0);`
+template <class K, class... Args>
+void launch(const stream& s, index_t n, const K& kernel, const Args&... args) {
+  const stream_scope on(s);
+  tack::launch(s.device(), n, kernel, args...);
 }
 
 /// `launch` on `tack::default_device()`. `tack::launch(n, scale{}, y, x.as_const(), 2.0f);`

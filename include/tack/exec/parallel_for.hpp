@@ -14,13 +14,15 @@
 /// that device's backend (CPU: OpenMP when tack has it and `tack::num_threads() > 1`, else serial;
 /// CUDA: the CUDA backend, only in code compiled by nvcc); `parallel_for(tack::serial_backend{},
 /// n, f)` on a named backend. An exception thrown by a CPU kernel reaches the caller once, after
-/// every thread has stopped; CUDA kernels cannot throw. Launches on CUDA wait for the kernel.
+/// every thread has stopped; CUDA kernels cannot throw. Launches on CUDA wait for the kernel,
+/// except on a `tack::stream` (`parallel_for(stream, n, f)` or inside a `tack::stream_scope`).
 
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/backend/all.hpp>
 #include <tack/exec/range.hpp>
+#include <tack/exec/stream.hpp>
 #include <tack/memory/device.hpp>
 
 #include <concepts>
@@ -121,6 +123,22 @@ void parallel_for(const device& d, const range<Rank>& r, const F& f) {
   (void)detail::checked_range_size(r);
   detail::with_backend_of(d, "tack::parallel_for",
                           [&](auto backend) { tack::parallel_for(backend, r, f); });
+}
+
+/// Queues `f(i)` for every `i` in `[0, n)` on stream `s` (tack/exec/stream.hpp): on a CUDA device
+/// it returns once the kernel is queued (`s.synchronize()` waits); on the CPU it runs now.
+/// `tack::parallel_for(s, n, TACK_LAMBDA(tack::index_t i) { v[i] = 0; });`
+template <class F>
+void parallel_for(const stream& s, index_t n, const F& f) {
+  const stream_scope on(s);
+  tack::parallel_for(s.device(), n, f);
+}
+
+/// Queues `f(i, j[, k])` over `r` on stream `s`.
+template <int Rank, class F>
+void parallel_for(const stream& s, const range<Rank>& r, const F& f) {
+  const stream_scope on(s);
+  tack::parallel_for(s.device(), r, f);
 }
 
 /// Runs `f(i)` for every `i` in `[0, n)` on `tack::default_device()`.

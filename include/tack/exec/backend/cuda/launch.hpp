@@ -5,10 +5,12 @@
 /// guard and scratch memory. Only for code compiled by nvcc in a CUDA build
 /// (exec/backend/all.hpp includes the CUDA backend only then).
 ///
-/// Every operation synchronizes before it returns (cudaDeviceSynchronize) for now: kernel errors
-/// are then reported by the call that caused them, and host code may read unified memory at once.
-/// `tack::fence()` is therefore a no-op in practice; it stays the documented way to wait, so that
-/// asynchronous launches can come later without changing callers.
+/// Kernels go to the thread's current stream of the device (`work_stream`, set by
+/// `tack::stream_scope`). On the legacy default stream every operation synchronizes before it
+/// returns (cudaDeviceSynchronize): kernel errors are reported by the call that caused them, and
+/// host code may read unified memory at once. On a `tack::stream` a `parallel_for` returns at once
+/// (its errors surface at `stream::synchronize`); reductions and scans wait for that stream only,
+/// since they hand a value to the host.
 
 #include <tack/config.hpp>
 
@@ -21,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <source_location>
 #include <string>
 
@@ -48,10 +51,37 @@ inline void check(cudaError_t e, const char* what,
                      std::to_string(where.line()));
 }
 
-/// Checks the launch just made and waits for it: errors inside the kernel surface here.
-inline void finish(const char* what, std::source_location where = std::source_location::current()) {
+/// Where the work of one operation goes: the thread's current `tack::stream` of the current
+/// device (`queued`: nothing waits for it unless host memory is involved), or the legacy default
+/// stream (tack waits for the device before returning).
+struct work_stream {
+  cudaStream_t handle = cudaStreamLegacy;
+  bool queued = false;
+};
+
+/// The current device's work stream on this thread. `auto ws = current_work_stream(what);`
+inline work_stream current_work_stream(const char* what,
+                                       std::source_location where = std::source_location::current()) {
+  int id = 0;
+  check(cudaGetDevice(&id), what, where);
+  const std::intptr_t s = tack::detail::current_cuda_stream(id);
+  return s == 0 ? work_stream{} : work_stream{reinterpret_cast<cudaStream_t>(s), true};
+}
+
+/// Checks the launch just made; on the legacy default stream also waits for the device, so that
+/// errors inside the kernel surface here.
+inline void finish(const work_stream& ws, const char* what,
+                   std::source_location where = std::source_location::current()) {
   check(cudaGetLastError(), what, where);
-  check(cudaDeviceSynchronize(), what, where);
+  if (!ws.queued) check(cudaDeviceSynchronize(), what, where);
+}
+
+/// Checks the launches just made and waits for them whatever the stream (an operation that
+/// returns a value to the host): the stream only when it is a `tack::stream`.
+inline void wait(const work_stream& ws, const char* what,
+                 std::source_location where = std::source_location::current()) {
+  check(cudaGetLastError(), what, where);
+  check(ws.queued ? cudaStreamSynchronize(ws.handle) : cudaDeviceSynchronize(), what, where);
 }
 
 /// Makes device `id` current for its lifetime and restores the previous one.
@@ -83,10 +113,11 @@ public:
   scratch& operator=(const scratch&) = delete;
   T* data() const noexcept { return data_; }
 
-  /// Copies element `i` to the host (synchronous).
-  T read(std::size_t i, const char* what) const {
+  /// Copies element `i` to the host once the work of `ws` is done.
+  T read(std::size_t i, const work_stream& ws, const char* what) const {
     T value;
-    check(cudaMemcpy(&value, data_ + i, sizeof(T), cudaMemcpyDeviceToHost), what);
+    check(cudaMemcpyAsync(&value, data_ + i, sizeof(T), cudaMemcpyDeviceToHost, ws.handle), what);
+    wait(ws, what);
     return value;
   }
 

@@ -4,7 +4,7 @@
 /// @file The CUDA backend's `parallel_for`: one grid-stride kernel template (each thread takes
 /// indices `t, t + grid, t + 2 grid, ...`, so consecutive threads touch consecutive elements and
 /// any `n` fits a bounded grid). Ranges run the same loop over the flat index and decode it.
-/// Synchronizes before returning (exec/backend/cuda/launch.hpp).
+/// Synchronizes before returning unless a `tack::stream` is current (exec/backend/cuda/launch.hpp).
 
 #include <tack/config.hpp>
 
@@ -46,15 +46,19 @@ struct parallel_for_impl<cuda_backend> {
   template <class F>
   static void run(index_t n, const F& f) {
     namespace bc = tack::backend::cuda;
-    bc::for_kernel<<<bc::grid_for(n), bc::block_threads>>>(n, f);
-    bc::finish("tack::parallel_for on CUDA");
+    constexpr const char* what = "tack::parallel_for on CUDA";
+    const bc::work_stream ws = bc::current_work_stream(what);
+    bc::for_kernel<<<bc::grid_for(n), bc::block_threads, 0, ws.handle>>>(n, f);
+    bc::finish(ws, what);
   }
   template <int Rank, class F>
   static void run(const range<Rank>& r, const F& f) {
     namespace bc = tack::backend::cuda;
     const index_t n = r.size();
-    bc::for_range_kernel<<<bc::grid_for(n), bc::block_threads>>>(r, n, f);
-    bc::finish("tack::parallel_for on CUDA");
+    constexpr const char* what = "tack::parallel_for on CUDA";
+    const bc::work_stream ws = bc::current_work_stream(what);
+    bc::for_range_kernel<<<bc::grid_for(n), bc::block_threads, 0, ws.handle>>>(r, n, f);
+    bc::finish(ws, what);
   }
 };
 

@@ -78,16 +78,16 @@ struct parallel_reduce_impl<cuda_backend> {
     namespace bc = tack::backend::cuda;
     bc::require_device_reducible<T, Op>();
     constexpr const char* what = "tack::parallel_reduce on CUDA";
+    const bc::work_stream ws = bc::current_work_stream(what);
     const bc::cuda_blocks blocks(n);
     bc::scratch<T> partials(static_cast<std::size_t>(blocks.count) + 1, what);
     T* result = partials.data() + blocks.count;
-    bc::reduce_blocks_kernel<T><<<static_cast<unsigned>(blocks.count), bc::block_threads>>>(
+    bc::reduce_blocks_kernel<T><<<static_cast<unsigned>(blocks.count), bc::block_threads, 0, ws.handle>>>(
         n, blocks.count, f, op, partials.data());
     bc::check(cudaGetLastError(), what);
-    bc::reduce_blocks_kernel<T><<<1, bc::block_threads>>>(
+    bc::reduce_blocks_kernel<T><<<1, bc::block_threads, 0, ws.handle>>>(
         blocks.count, index_t{1}, bc::partial_reader<T>{partials.data()}, op, result);
-    bc::finish(what);
-    return partials.read(static_cast<std::size_t>(blocks.count), what);
+    return partials.read(static_cast<std::size_t>(blocks.count), ws, what);
   }
 };
 

@@ -6,7 +6,7 @@
 /// on timing). Pass 1 reduces each block of `cuda_blocks` (as `parallel_reduce` does); pass 2, one
 /// thread, combines `init` and the block sums in block order; pass 3 scans each block in tiles of
 /// `block_threads` (a Hillis-Steele scan in shared memory plus the carried prefix) and calls
-/// `store(i, exclusive, inclusive)`. Needs `Op::identity<T>()`. Synchronizes before returning.
+/// `store(i, exclusive, inclusive)`. Needs `Op::identity<T>()`. Waits for its stream before returning (it returns the total).
 
 #include <tack/config.hpp>
 
@@ -73,20 +73,21 @@ struct parallel_scan_impl<cuda_backend> {
     namespace bc = tack::backend::cuda;
     bc::require_device_reducible<T, Op>();
     constexpr const char* what = "tack::parallel_scan on CUDA";
+    const bc::work_stream ws = bc::current_work_stream(what);
     const bc::cuda_blocks blocks(n);
     const auto count = static_cast<std::size_t>(blocks.count);
     bc::scratch<T> sums(count, what);
     bc::scratch<T> prefix(count + 1, what);
     const auto grid = static_cast<unsigned>(blocks.count);
-    bc::reduce_blocks_kernel<T><<<grid, bc::block_threads>>>(n, blocks.count, value, op,
-                                                               sums.data());
+    bc::reduce_blocks_kernel<T><<<grid, bc::block_threads, 0, ws.handle>>>(n, blocks.count, value,
+                                                                          op, sums.data());
     bc::check(cudaGetLastError(), what);
-    bc::scan_block_sums_kernel<T><<<1, 1>>>(blocks.count, init, op, sums.data(), prefix.data());
+    bc::scan_block_sums_kernel<T><<<1, 1, 0, ws.handle>>>(blocks.count, init, op, sums.data(),
+                                                          prefix.data());
     bc::check(cudaGetLastError(), what);
-    bc::scan_blocks_kernel<T><<<grid, bc::block_threads>>>(n, blocks.count, value, store, op,
-                                                             prefix.data());
-    bc::finish(what);
-    return prefix.read(count, what);
+    bc::scan_blocks_kernel<T><<<grid, bc::block_threads, 0, ws.handle>>>(n, blocks.count, value,
+                                                                        store, op, prefix.data());
+    return prefix.read(count, ws, what);
   }
 };
 
