@@ -9,7 +9,9 @@
 /// `parallel_for(s, ...)`, `copyto(dst, src, s)`, or anything inside a `stream_scope`) is queued
 /// on it instead:
 /// - kernels and device-to-device copies return at once; `s.synchronize()` (or `tack::fence`)
-///   waits for them, and reports a kernel's failure;
+///   waits for them, and reports a kernel's failure. Host code that reads unified memory the
+///   queued work writes must synchronize first (as with CUDA itself); copies of device memory to
+///   the host order themselves behind it;
 /// - copies that read or write host memory, reductions and scans (they hand a value to the host)
 ///   wait for the stream before they return, and only for that stream;
 /// - tack allocates and frees device memory on the legacy default stream, which every stream tack
