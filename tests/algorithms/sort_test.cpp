@@ -3,11 +3,17 @@
 // sort / sort_by_key: equal to std::sort on sizes around the parallel thresholds, with many
 // duplicates, presorted and reversed input, NaNs last, row views, 1 and 2 threads; sort_by_key
 // reorders values of every layout, stably (the same result for every thread count); errors.
+// sort(a, comp) / sort_by_key(keys, values, comp) on host memory: equal to std::stable_sort
+// (stability seen through tagged elements) for sizes around the block and parallel thresholds and
+// 1 to 3 threads, sorted, reversed and constant input, vec3f in both layouts, std::string, floats
+// with user comparators, keys of any type; the refusals. (The device merge sort itself is tested
+// on every backend in merge_sort_backend_test.cpp.)
 #include <tack/algorithms/reduce.hpp>
 #include <tack/algorithms/sort.hpp>
 #include <tack/array/array.hpp>
 #include <tack/array/factories.hpp>
 #include <tack/exec/threads.hpp>
+#include <tack/config.hpp>
 #include <tack/memory/allocator.hpp>
 #include <tack/types/vec.hpp>
 
@@ -16,8 +22,10 @@
 #include "common/tack_test.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -221,6 +229,243 @@ TEST_F(sort_test, device_memory_is_a_device_error_saying_cuda_is_needed) {
   auto keys = tack::zeros<int>(10);
   EXPECT_THROW_MSG(tack::sort_by_key(keys, d), tack::device_error, "tack::sort_by_key: the values",
                    "CUDA backend");
+}
+
+// ---- sort(a, comp), sort_by_key(keys, values, comp) ---------------------------------------------
+
+// An element whose order is its key alone: the tag tells equal keys apart, so stability shows.
+struct tagged {
+  std::int32_t key;
+  std::int32_t tag;
+  friend bool operator==(const tagged&, const tagged&) = default;
+};
+struct by_key {
+  bool operator()(const tagged& a, const tagged& b) const { return a.key < b.key; }
+};
+
+std::vector<tagged> tagged_input(index_t n, std::uint64_t seed, std::int32_t range) {
+  const auto keys = random_ints(n, seed, range);
+  std::vector<tagged> v(keys.size());
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = tagged{keys[i], std::int32_t(i)};
+  return v;
+}
+
+template <class T, class Comp>
+std::vector<T> stable_sorted(std::vector<T> v, Comp comp) {
+  std::stable_sort(v.begin(), v.end(), comp);
+  return v;
+}
+
+struct lex_less {
+  bool operator()(const tack::vec3f& a, const tack::vec3f& b) const {
+    for (int c = 0; c < 3; ++c) {
+      if (a[c] < b[c]) return true;
+      if (b[c] < a[c]) return false;
+    }
+    return false;
+  }
+};
+
+std::vector<tack::vec3f> small_vec3f(index_t n, std::uint64_t seed) {
+  const auto r = random_ints(3 * n, seed, 5);  // components in -2..2: many equal elements
+  std::vector<tack::vec3f> v(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = tack::vec3f{float(r[3 * i]), float(r[3 * i + 1]), float(r[3 * i + 2])};
+  }
+  return v;
+}
+
+TEST_F(sort_test, comparator_sort_is_stable_for_every_size_and_thread_count) {
+  for (int threads : {1, 2, 3}) {
+    tack::set_num_threads(threads);
+    for (index_t n : {0, 1, 2, 31, 32, 33, 63, 64, 65, 1000, 8191, 8193, 32767, 32768, 32769,
+                      40'000, 100'003}) {
+      for (std::int32_t range : {3, 1000}) {
+        const auto v = tagged_input(n, std::uint64_t(n) * 7 + std::uint64_t(range), range);
+        auto a = tack::array_from<tagged>(v);
+        tack::sort(a, by_key{});
+        ASSERT_EQ(a.to_vector(), stable_sorted(v, by_key{}))
+            << "n " << n << " range " << range << " threads " << threads;
+      }
+    }
+  }
+}
+
+TEST_F(sort_test, comparator_sort_of_sorted_reversed_and_constant_input) {
+  const index_t n = 200'003;
+  std::vector<tagged> up(static_cast<std::size_t>(n)), down(up.size()), same(up.size());
+  for (index_t i = 0; i < n; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    up[k] = tagged{std::int32_t(i / 3), std::int32_t(i)};
+    down[k] = tagged{std::int32_t((n - 1 - i) / 3), std::int32_t(i)};
+    same[k] = tagged{7, std::int32_t(i)};
+  }
+  for (int threads : {1, 2}) {
+    tack::set_num_threads(threads);
+    for (const auto* v : {&up, &down, &same}) {
+      auto a = tack::array_from<tagged>(*v);
+      tack::sort(a, by_key{});
+      EXPECT_EQ(a.to_vector(), stable_sorted(*v, by_key{})) << threads << " threads";
+    }
+  }
+}
+
+TEST_F(sort_test, comparator_sort_orders_vec3f_lexicographically_in_both_layouts) {
+  for (int threads : {1, 2}) {
+    tack::set_num_threads(threads);
+    for (index_t n : {index_t(33), index_t(50'001)}) {
+      const auto v = small_vec3f(n, std::uint64_t(n));
+      for (auto l : {tack::layout::aos, tack::layout::soa}) {
+        auto a = tack::array_from<tack::vec3f>(v, {.layout = l});
+        tack::sort(a, lex_less{});
+        EXPECT_EQ(a.to_vector(), stable_sorted(v, lex_less{}))
+            << "n " << n << " soa " << (l == tack::layout::soa) << " threads " << threads;
+      }
+    }
+  }
+  // A row view of a SoA array: only its rows move.
+  const auto v = small_vec3f(1000, 5);
+  auto a = tack::array_from<tack::vec3f>(v, {.layout = tack::layout::soa});
+  tack::sort(a.rows(3, 997), lex_less{});
+  auto want = v;
+  std::stable_sort(want.begin() + 3, want.begin() + 997, lex_less{});
+  EXPECT_EQ(a.to_vector(), want);
+}
+
+TEST_F(sort_test, comparator_sort_of_strings_on_the_host) {
+  tack::set_num_threads(2);
+  const index_t n = 50'000;
+  const auto lengths = random_ints(n, 3, 40);
+  std::vector<std::string> v(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    // Long enough to live on the heap, so a lost or duplicated string would show.
+    v[i] = std::string(std::size_t(lengths[i] + 40), char('a' + i % 26)) + std::to_string(i);
+  }
+  const auto by_length = [](const std::string& a, const std::string& b) {
+    return a.size() < b.size();
+  };
+  auto a = tack::empty<std::string>(n);
+  std::copy(v.begin(), v.end(), a.begin());
+  tack::sort(a, by_length);  // ties (equal lengths) keep their order
+  EXPECT_EQ(a.to_vector(), stable_sorted(v, by_length));
+  tack::sort(a, std::less<std::string>{});
+  EXPECT_EQ(a.to_vector(), stable_sorted(v, std::less<std::string>{}));
+  // A comparator that takes its arguments by value gets copies, never moved-from elements.
+  std::copy(v.begin(), v.end(), a.begin());
+  tack::sort(a, [](std::string x, std::string y) { return x.size() > y.size(); });
+  EXPECT_EQ(a.to_vector(), stable_sorted(v, [](const std::string& x, const std::string& y) {
+              return x.size() > y.size();
+            }));
+}
+
+TEST_F(sort_test, comparator_sort_of_floats_with_user_comparators) {
+  // Descending magnitude: x and -x are equal, and so are 0.0 and -0.0; stability decides.
+  const auto by_magnitude = [](float x, float y) { return std::fabs(x) > std::fabs(y); };
+  const auto bits = [](const std::vector<float>& v) {
+    std::vector<std::uint32_t> b(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) b[i] = std::bit_cast<std::uint32_t>(v[i]);
+    return b;
+  };
+  for (int threads : {1, 2}) {
+    tack::set_num_threads(threads);
+    const index_t n = 100'001;
+    const auto r = random_ints(n, 9, 200);
+    std::vector<float> v(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = float(r[i]) * 0.5f;
+    v[10] = -0.0f;
+    v[20] = 0.0f;
+    auto a = tack::array_from<float>(v);
+    tack::sort(a, by_magnitude);
+    EXPECT_EQ(bits(a.to_vector()), bits(stable_sorted(v, by_magnitude))) << threads;
+    tack::sort(a, std::greater<float>{});
+    EXPECT_EQ(a.to_vector(), stable_sorted(v, std::greater<float>{})) << threads;
+  }
+}
+
+TEST_F(sort_test, sort_by_key_with_a_comparator_takes_keys_and_values_of_any_type) {
+  for (int threads : {1, 2}) {
+    tack::set_num_threads(threads);
+    const index_t n = 40'001;
+    const auto keys = small_vec3f(n, 17);
+    std::vector<std::size_t> order(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return lex_less{}(keys[x], keys[y]); });
+    std::vector<double> c(static_cast<std::size_t>(2 * n));
+    for (index_t i = 0; i < n; ++i) {
+      c[static_cast<std::size_t>(2 * i)] = double(i);
+      c[static_cast<std::size_t>(2 * i + 1)] = -double(i);
+    }
+    for (auto kl : {tack::layout::aos, tack::layout::soa}) {
+      auto k = tack::array_from<tack::vec3f>(keys, {.layout = kl});
+      auto vals = tack::array_from_components<tack::vec2d>(std::span<const double>(c),
+                                                           {.layout = tack::layout::soa});
+      tack::sort_by_key(k, vals, lex_less{});
+      const auto kv = k.to_vector();
+      const auto vv = vals.to_vector();
+      bool ok = true;
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        ok = ok && kv[i] == keys[order[i]] && vv[i] == tack::vec2d{double(order[i]),
+                                                                   -double(order[i])};
+      }
+      EXPECT_TRUE(ok) << "soa keys " << (kl == tack::layout::soa) << ", " << threads
+                      << " threads";
+    }
+  }
+  // Object keys and object values.
+  auto names = tack::empty<std::string>(5);
+  auto ids = tack::array_from<std::int64_t>({0, 1, 2, 3, 4});
+  const std::vector<std::string> words = {"pear", "fig", "apple", "kiwi", "plum"};
+  std::copy(words.begin(), words.end(), names.begin());
+  tack::sort_by_key(names, ids, [](const std::string& a, const std::string& b) {
+    return a.size() < b.size();
+  });
+  EXPECT_EQ(names.to_vector(),
+            (std::vector<std::string>{"fig", "pear", "kiwi", "plum", "apple"}));
+  EXPECT_EQ(ids.to_vector(), (std::vector<std::int64_t>{1, 0, 3, 4, 2}));
+  auto labels = tack::empty<std::string>(5);
+  std::copy(words.begin(), words.end(), labels.begin());
+  auto ranks = tack::array_from<int>({3, 1, 3, 2, 1});
+  tack::sort_by_key(ranks, labels, std::greater<int>{});
+  EXPECT_EQ(ranks.to_vector(), (std::vector<int>{3, 3, 2, 1, 1}));
+  EXPECT_EQ(labels.to_vector(),
+            (std::vector<std::string>{"pear", "apple", "kiwi", "fig", "plum"}));
+}
+
+bool descending(const int& a, const int& b) { return a > b; }
+
+TEST_F(sort_test, comparator_sort_refusals) {
+  std::vector<int> host = {3, 2, 1};
+  auto borrowed = tack::from_ptr(host.data(), {3});
+  EXPECT_THROW_MSG(tack::sort(borrowed, std::less<int>{}), tack::read_only_error, "tack::sort",
+                   borrowed.describe(), "read-only");
+  EXPECT_EQ(host, (std::vector<int>{3, 2, 1}));
+  auto keys = tack::zeros<tack::vec3f>(3);
+  auto vals = tack::zeros<float>(4, {.layout = tack::layout::aos});
+  EXPECT_THROW_MSG(tack::sort_by_key(keys, vals, lex_less{}), tack::value_error,
+                   "tack::sort_by_key", "3 keys", "4 values", keys.describe(), vals.describe());
+  auto three = tack::zeros<int>(3);
+  EXPECT_THROW_MSG(tack::sort_by_key(three, tack::from_ptr(host.data(), {3}), descending),
+                   tack::read_only_error, "tack::sort_by_key: the values", "read-only");
+
+  // Device memory (host memory that reports itself as cuda:0). Without CUDA it is refused as such;
+  // with CUDA, this file is not compiled by nvcc, so it cannot run the merge sort's kernels, and
+  // a function pointer or a host array beside a device array is refused before that.
+  auto d = tack::empty<int>(10, {.allocator = tack::test::fake_device_allocator()});
+  auto h = tack::zeros<int>(10);
+  if (TACK_HAS_CUDA) {
+    EXPECT_THROW_MSG(tack::sort(d, std::less<int>{}), tack::device_error, "tack::sort", "nvcc");
+    EXPECT_THROW_MSG(tack::sort(d, descending), tack::device_error, "tack::sort", d.describe(),
+                     "function pointer", "TACK_LAMBDA");
+    EXPECT_THROW_MSG(tack::sort_by_key(h, d, std::less<int>{}), tack::value_error,
+                     "tack::sort_by_key", h.describe(), d.describe(), "one GPU");
+  } else {
+    EXPECT_THROW_MSG(tack::sort(d, std::less<int>{}), tack::device_error, "tack::sort",
+                     d.describe(), "CUDA backend");
+    EXPECT_THROW_MSG(tack::sort(d, descending), tack::device_error, "CUDA backend");
+    EXPECT_THROW_MSG(tack::sort_by_key(h, d, std::less<int>{}), tack::device_error,
+                     "tack::sort_by_key: the values", "CUDA backend");
+  }
 }
 
 }  // namespace

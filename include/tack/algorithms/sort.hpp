@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file Sorting rank-1 `tack::array`s of scalars in place: `sort(a)`,
-/// `sort_by_key(keys, values)`.
+/// @file Sorting rank-1 `tack::array`s in place: `sort(a)` and `sort_by_key(keys, values)` for
+/// scalars in ascending order, `sort(a, comp)` and `sort_by_key(keys, values, comp)` for any
+/// element type in the order a comparator gives.
 ///
-/// Ascending; NaNs go last, as in NumPy. On the CPU with several threads (OpenMP): one block per
-/// thread sorted with `std::sort`, then rounds of pairwise merges, each merge split into
+/// **Scalars, ascending.** NaNs go last, as in NumPy. On the CPU with several threads (OpenMP): one
+/// block per thread sorted with `std::sort`, then rounds of pairwise merges, each merge split into
 /// independent pieces by merge-path co-ranks so that every round, the last included, keeps all
 /// threads busy. `sort` is not stable (equal keys are indistinguishable anyway); `sort_by_key` is
 /// stable (ties keep the values' order), so its result does not depend on the thread count.
@@ -13,18 +14,31 @@
 /// radix sort (floating-point keys: NaNs moved to the end first, keeping their bits);
 /// `sort_by_key` sorts the keys with their positions (stable) and permutes the values on the
 /// device. In a build without CUDA they are a `device_error`.
+///
+/// **Any element type, with a comparator.** Always stable, so the result is the same on every
+/// backend and thread count. Host memory: the same parallel sort with `std::stable_sort` blocks
+/// (AoS elements, `std::string` and other objects included, in place; SoA elements gathered into
+/// one buffer and scattered back). Device memory: a merge sort written once over
+/// `tack::parallel_for` (algorithms/detail/merge_sort.hpp), run on the CUDA backend, so the
+/// comparator is called in kernels and must be callable on the device (a functor with a
+/// `TACK_HOST_DEVICE operator()`, or a `TACK_LAMBDA`), and the call must be compiled by nvcc.
+/// `sort_by_key` sorts `{key, position}` entries and then moves the values.
 
+#include <tack/algorithms/detail/merge_sort.hpp>
 #include <tack/algorithms/reduce.hpp>
 #include <tack/array/array.hpp>
 #include <tack/config.hpp>
 #include <tack/detail/cuda_runtime.hpp>
 #include <tack/exec/backend.hpp>
+#include <tack/exec/backend/all.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/threads.hpp>
 
 #include <algorithm>
+#include <concepts>
+#include <cstddef>
 #include <functional>
-#include <memory>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -49,29 +63,85 @@ struct sort_less {
 inline constexpr index_t parallel_sort_threshold = 1 << 15;
 inline constexpr index_t parallel_sort_min_block = 1 << 13;
 
-/// How many of the first `k` merged outputs of `a[0, m)` and `b[0, l)` come from `a` (merge path
-/// co-rank; ties take `a` first, as `std::merge` does).
-template <class T, class Comp>
-index_t merge_corank(index_t k, const T* a, index_t m, const T* b, index_t l, const Comp& comp) {
-  index_t lo = k > l ? k - l : 0;
-  index_t hi = k < m ? k : m;
-  while (lo < hi) {
-    const index_t i = lo + (hi - lo) / 2;
-    const index_t j = k - i;
-    // a[i] belongs before b[j - 1] (ties go to `a`): more of `a` is in the first k.
-    if (j > 0 && !comp(b[j - 1], a[i])) {
-      lo = i + 1;
+/// Room for `n` elements that the host sorts write before they read: raw storage for trivially
+/// copyable `T` (assignments create the elements; `T` needs no default constructor), else `n`
+/// default-constructed objects. `sort_buffer<T> tmp(n); tmp[0] = x;`
+template <class T>
+class sort_buffer {
+  static constexpr bool raw_ = std::is_trivially_copyable_v<T>;
+
+public:
+  explicit sort_buffer(index_t n) {
+    const auto count = static_cast<std::size_t>(n > 0 ? n : 1);
+    if constexpr (raw_) {
+      data_ = static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t{alignof(T)}));
     } else {
-      hi = i;
+      data_ = new T[count];
     }
   }
-  return lo;
+  ~sort_buffer() {
+    if constexpr (raw_) {
+      ::operator delete(data_, std::align_val_t{alignof(T)});
+    } else {
+      delete[] data_;
+    }
+  }
+  sort_buffer(const sort_buffer&) = delete;
+  sort_buffer& operator=(const sort_buffer&) = delete;
+
+  /// The first element. `std::sort(tmp.get(), tmp.get() + n);`
+  T* get() const noexcept { return data_; }
+  /// Element `i`. `tmp[i] = x;`
+  T& operator[](index_t i) const noexcept { return data_[i]; }
+
+private:
+  T* data_ = nullptr;
+};
+
+/// Runs `f(i)` for `i` in `[0, n)` on the host: on the OpenMP backend when it is available,
+/// several threads are configured and `n` is large enough, else in a loop.
+template <class F>
+void host_for(index_t n, const F& f) {
+  if constexpr (backend_available_v<openmp_backend>) {
+    if (num_threads() > 1 && n >= parallel_sort_threshold) {
+      tack::parallel_for(openmp_backend{}, n, f);
+      return;
+    }
+  }
+  for (index_t i = 0; i < n; ++i) f(i);
+}
+
+/// `std::merge` of `[a, a_end)` and `[b, b_end)` into `out` that moves the elements (ties take
+/// `a` first). Not `std::merge` over move iterators: that would hand the comparator rvalues, and a
+/// comparator taking its arguments by value would move from the elements.
+template <class T, class Comp>
+void move_merge(T* a, T* a_end, T* b, T* b_end, T* out, const Comp& comp) {
+  while (a != a_end && b != b_end) {
+    if (comp(*b, *a)) {
+      *out++ = std::move(*b++);
+    } else {
+      *out++ = std::move(*a++);
+    }
+  }
+  out = std::move(a, a_end, out);
+  std::move(b, b_end, out);
 }
 
 /// Sorts `data[0, n)` with `comp` (a strict weak order), in parallel on the OpenMP backend when
-/// it is available, several threads are configured and `n` is large enough.
-template <class T, class Comp>
+/// it is available, several threads are configured and `n` is large enough: one block per thread
+/// sorted with `std::sort` (`std::stable_sort` when `Stable`), then rounds of pairwise merges,
+/// each merge cut into independent pieces between merge-path co-ranks. Merges take ties from the
+/// left run, so with `Stable` equal elements keep their order whatever the thread count.
+/// `parallel_sort<true>(p, n, comp);`
+template <bool Stable = false, class T, class Comp>
 void parallel_sort(T* data, index_t n, const Comp& comp) {
+  const auto sort_block = [&comp](T* first, T* last) {
+    if constexpr (Stable) {
+      std::stable_sort(first, last, comp);
+    } else {
+      std::sort(first, last, comp);
+    }
+  };
   const int threads = num_threads();
   if constexpr (backend_available_v<openmp_backend>) {
     if (threads > 1 && n >= parallel_sort_threshold) {
@@ -83,18 +153,20 @@ void parallel_sort(T* data, index_t n, const Comp& comp) {
       }
       tack::parallel_for(openmp_backend{}, blocks, [&](index_t b) {
         const auto ub = static_cast<std::size_t>(b);
-        std::sort(data + bounds[ub], data + bounds[ub + 1], comp);
+        sort_block(data + bounds[ub], data + bounds[ub + 1]);
       });
 
       // Merge rounds: runs 2r and 2r + 1 into one; each merge cut into pieces of about `piece`
-      // outputs, every piece an independent std::merge between co-ranks.
-      // (Not std::vector: std::vector<bool> has no data().)
-      const std::unique_ptr<T[]> buffer(new T[static_cast<std::size_t>(n)]);
+      // outputs, every piece an independent merge between co-ranks. Elements move (objects such
+      // as std::string are not copied), so every co-rank is found before anything moves: a
+      // search reads elements that another piece moves.
+      const sort_buffer<T> buffer(n);
       T* src = data;
       T* dst = buffer.get();
       const index_t piece = std::max<index_t>(parallel_sort_min_block, n / (4 * threads) + 1);
       struct task {
         index_t a0, a1, b1, k0, k1;  // runs [a0, a1) and [a1, b1); outputs [k0, k1) of the merge
+        index_t i0, i1;              // how many of outputs k0 and k1 come from the first run
       };
       std::vector<task> tasks;
       while (bounds.size() > 2) {
@@ -106,18 +178,25 @@ void parallel_sort(T* data, index_t n, const Comp& comp) {
           const index_t b1 = r + 2 < bounds.size() ? bounds[r + 2] : a1;  // a lone last run
           merged.push_back(a0);
           for (index_t k0 = 0; k0 < b1 - a0; k0 += piece) {
-            tasks.push_back({a0, a1, b1, k0, std::min(k0 + piece, b1 - a0)});
+            tasks.push_back({a0, a1, b1, k0, std::min(k0 + piece, b1 - a0), 0, 0});
           }
         }
         merged.push_back(n);
-        tack::parallel_for(openmp_backend{}, static_cast<index_t>(tasks.size()), [&](index_t t) {
-          const task& w = tasks[static_cast<std::size_t>(t)];
-          const T* a = src + w.a0;
-          const T* b = src + w.a1;
+        const auto count = static_cast<index_t>(tasks.size());
+        tack::parallel_for(openmp_backend{}, count, [&](index_t t) {
+          task& w = tasks[static_cast<std::size_t>(t)];
+          const T* const a = src + w.a0;
+          const T* const b = src + w.a1;
           const index_t m = w.a1 - w.a0, l = w.b1 - w.a1;
-          const index_t i0 = merge_corank(w.k0, a, m, b, l, comp);
-          const index_t i1 = merge_corank(w.k1, a, m, b, l, comp);
-          std::merge(a + i0, a + i1, b + (w.k0 - i0), b + (w.k1 - i1), dst + w.a0 + w.k0, comp);
+          w.i0 = merge_corank(w.k0, a, 0, m, b, 0, l, comp);
+          w.i1 = merge_corank(w.k1, a, 0, m, b, 0, l, comp);
+        });
+        tack::parallel_for(openmp_backend{}, count, [&](index_t t) {
+          const task& w = tasks[static_cast<std::size_t>(t)];
+          T* const a = src + w.a0;
+          T* const b = src + w.a1;
+          move_merge(a + w.i0, a + w.i1, b + (w.k0 - w.i0), b + (w.k1 - w.i1),
+                     dst + w.a0 + w.k0, comp);
         });
         std::swap(src, dst);
         bounds = std::move(merged);
@@ -126,14 +205,14 @@ void parallel_sort(T* data, index_t n, const Comp& comp) {
         const index_t chunks = (n + piece - 1) / piece;
         tack::parallel_for(openmp_backend{}, chunks, [&](index_t c) {
           const index_t b = c * piece, e = std::min(n, b + piece);
-          std::copy(src + b, src + e, data + b);
+          std::move(src + b, src + e, data + b);
         });
       }
       return;
     }
   }
   (void)threads;
-  std::sort(data, data + n, comp);
+  sort_block(data, data + n);
 }
 
 /// Checks a sort target: writable; in device memory only in a build with CUDA.
@@ -151,16 +230,23 @@ void require_sortable(const char* op, const char* role, const array<T, R, S>& a)
   }
 }
 
-/// `sort_by_key` on the device: keys and values in the same device's memory (a `value_error`
-/// naming both otherwise); the values are permuted as the keys' positions say, each byte range
-/// of them (one for AoS, one per component for SoA) on the device.
+/// Checks that `sort_by_key`'s arrays, not both in host memory, are both in one GPU's memory: a
+/// `value_error` naming both otherwise.
 template <class K, int RK, memory_space SK, class V, int RV, memory_space SV>
-void sort_by_key_on_device(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
+void require_one_device(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
   if (keys.host_accessible() || values.host_accessible() || keys.device() != values.device()) {
     throw value_error("tack::sort_by_key: the keys (" + keys.describe() + ") and the values (" +
                       values.describe() + ") must both be in host memory or both in the memory "
                       "of one GPU; move one with to_device()");
   }
+}
+
+/// `sort_by_key` of scalar keys on the device: keys and values in the same device's memory (a
+/// `value_error` naming both otherwise); the values are permuted as the keys' positions say, each
+/// byte range of them (one for AoS, one per component for SoA) on the device.
+template <class K, int RK, memory_space SK, class V, int RV, memory_space SV>
+void sort_by_key_on_device(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
+  require_one_device(keys, values);
   if constexpr (!array<V, RV, SV>::holds_objects) {
     const auto n = static_cast<std::size_t>(keys.size());
     const int id = keys.device().id();
@@ -179,12 +265,127 @@ void sort_by_key_on_device(const array<K, RK, SK>& keys, const array<V, RV, SV>&
   }
 }
 
-/// A key and the position it came from: `sort_by_key` sorts these, ties by position (stable).
-template <class K>
-struct keyed_index {
-  K key;
-  index_t index;
+/// Checks that `sort_by_key`'s arrays have one size: a `value_error` naming both sizes and both
+/// arrays otherwise.
+template <class K, int RK, memory_space SK, class V, int RV, memory_space SV>
+void require_same_size(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
+  if (values.size() != keys.size()) {
+    throw value_error("tack::sort_by_key: sizes differ: " + std::to_string(keys.size()) +
+                      " keys (" + keys.describe() + ") and " + std::to_string(values.size()) +
+                      " values (" + values.describe() + ")");
+  }
+}
+
+/// Moves `items[i].key` to `keys[i]` and element `items[i].index` of `values` to `values[i]`,
+/// for every `i`, on the host: the end of `sort_by_key` once its entries are sorted.
+template <class K, memory_space SK, class V, memory_space SV>
+void reorder_on_host(const array<K, 1, SK>& keys, const array<V, 1, SV>& values,
+                     const sort_buffer<keyed_index<K>>& items) {
+  const index_t n = keys.size();
+  keys.visit_kernel_form([&](const auto& kv) {
+    host_for(n, [&](index_t i) { kv[i] = std::move(items[i].key); });
+  });
+  values.visit_kernel_form([&](const auto& vv) {
+    const sort_buffer<V> moved(n);
+    host_for(n, [&](index_t i) { moved[i] = static_cast<V>(std::move(vv[items[i].index])); });
+    host_for(n, [&](index_t i) { vv[i] = std::move(moved[i]); });
+  });
+}
+
+/// `sort_by_key` on the host: `{key, position}` entries (the keys copied, so a throwing
+/// comparator leaves the arrays as they were) sorted by `less` with `parallel_sort<Stable>`,
+/// then keys and values moved into their places.
+template <bool Stable, class K, memory_space SK, class V, memory_space SV, class Less>
+void sort_by_key_on_host(const array<K, 1, SK>& keys, const array<V, 1, SV>& values,
+                         const Less& less) {
+  const index_t n = keys.size();
+  using entry = keyed_index<K>;
+  const sort_buffer<entry> items(n);
+  keys.visit_kernel_form([&](const auto& kv) {
+    host_for(n, [&](index_t i) { items[i] = entry{static_cast<K>(kv[i]), i}; });
+  });
+  parallel_sort<Stable>(items.get(), n, less);
+  reorder_on_host(keys, values, items);
+}
+
+/// `sort(a, comp)` on the host: AoS elements (objects included) sorted where they are; SoA
+/// elements gathered into one contiguous buffer, sorted there and scattered back.
+template <class T, memory_space S, class Comp>
+void stable_sort_on_host(const array<T, 1, S>& a, const Comp& comp) {
+  const index_t n = a.size();
+  if (a.layout() == layout::aos) {
+    parallel_sort<true>(a.data(), n, comp);
+  } else if constexpr (array<T, 1, S>::can_be_soa) {
+    const auto sv = a.soa_view();
+    const sort_buffer<T> elements(n);
+    host_for(n, [&](index_t i) { elements[i] = static_cast<T>(sv[i]); });
+    parallel_sort<true>(elements.get(), n, comp);
+    host_for(n, [&](index_t i) { sv[i] = elements[i]; });
+  }
+}
+
+/// Whether `comp(x, y)` compiles for two `const T&` and gives something convertible to `bool`:
+/// what `sort(a, comp)` asks of a comparator. `static_assert(element_order<std::less<>, int>);`
+template <class Comp, class T>
+concept element_order = requires(const Comp& comp, const T& x, const T& y) {
+  { comp(x, y) } -> std::convertible_to<bool>;
 };
+
+/// Whether `Comp` is the closure type of an nvcc `__device__` lambda, which host code cannot call.
+template <class Comp>
+inline constexpr bool is_device_lambda_v =
+#if defined(__CUDACC__) && defined(__CUDACC_EXTENDED_LAMBDA__)
+    __nv_is_extended_device_lambda_closure_type(Comp);
+#else
+    false;
+#endif
+
+/// Whether `Comp` is a function or a function pointer: nothing the GPU can call.
+template <class Comp>
+inline constexpr bool is_function_comparator_v =
+    std::is_function_v<Comp> || std::is_pointer_v<std::decay_t<Comp>>;
+
+/// The `device_error` for a function-pointer comparator on device memory (the GPU cannot call
+/// host functions through a pointer).
+[[noreturn]] inline void throw_function_pointer_on_device(const char* op, const std::string& what) {
+  throw device_error(std::string(op) + ": " + what +
+                     " is in device memory, where a function pointer cannot be called; pass a "
+                     "functor with a TACK_HOST_DEVICE operator() or a TACK_LAMBDA(const T& x, "
+                     "const T& y) { ... }");
+}
+
+TACK_IMPL_KERNEL_ABI_BEGIN
+
+/// `sort(a, comp)` on device memory: the backend-generic merge sort on the array's GPU (in code
+/// compiled by nvcc in a CUDA build; elsewhere `with_backend_of` refuses with a `device_error`).
+template <class T, memory_space S, class Comp>
+void merge_sort_on_device(const array<T, 1, S>& a, const Comp& comp) {
+  if constexpr (is_function_comparator_v<Comp>) {
+    throw_function_pointer_on_device("tack::sort", a.describe());
+  } else {
+    with_backend_of(a.device(), "tack::sort", [&](auto backend) {
+      // Device memory is never on the CPU, so only the CUDA backend is ever chosen here.
+      if constexpr (std::is_same_v<decltype(backend), cuda_backend>) merge_sort(backend, a, comp);
+    });
+  }
+}
+
+/// `sort_by_key(keys, values, comp)` on device memory, likewise.
+template <class K, memory_space SK, class V, memory_space SV, class Comp>
+void merge_sort_by_key_on_device(const array<K, 1, SK>& keys, const array<V, 1, SV>& values,
+                                 const Comp& comp) {
+  if constexpr (is_function_comparator_v<Comp>) {
+    throw_function_pointer_on_device("tack::sort_by_key", "the keys " + keys.describe());
+  } else {
+    with_backend_of(keys.device(), "tack::sort_by_key", [&](auto backend) {
+      if constexpr (std::is_same_v<decltype(backend), cuda_backend>) {
+        merge_sort_by_key(backend, keys, values, comp);
+      }
+    });
+  }
+}
+
+TACK_IMPL_KERNEL_ABI_END
 
 }  // namespace detail
 
@@ -198,8 +399,9 @@ void sort(const array<T, R, S>& a) {
                   "tack::sort: sorts in place; pass a writable array, not array<const T>");
   } else if constexpr (!is_scalar_v<T>) {
     static_assert(is_scalar_v<T>,
-                  "tack::sort: sorts arrays of scalars; sort vector or matrix elements by a key "
-                  "with tack::sort_by_key(keys, values)");
+                  "tack::sort: sorts arrays of scalars in ascending order; sort other elements "
+                  "with a comparator, tack::sort(a, comp), or by a key with "
+                  "tack::sort_by_key(keys, values)");
   } else if constexpr (R != 1) {
     static_assert(R == 1, "tack::sort: sorts rank-1 arrays; sort every element of a multi-"
                           "dimensional array through a.reshape({a.size()})");
@@ -235,48 +437,136 @@ void sort_by_key(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
     static_assert(!std::is_const_v<K> && !std::is_const_v<V>,
                   "tack::sort_by_key: sorts in place; pass writable arrays, not array<const T>");
   } else if constexpr (!is_scalar_v<K>) {
-    static_assert(is_scalar_v<K>, "tack::sort_by_key: the keys must be scalars");
+    static_assert(is_scalar_v<K>,
+                  "tack::sort_by_key: the keys must be scalars; order other keys with a "
+                  "comparator, tack::sort_by_key(keys, values, comp)");
   } else if constexpr (RK != 1 || RV != 1) {
     static_assert(RK == 1 && RV == 1,
                   "tack::sort_by_key: sorts rank-1 arrays; reshape({n}) multi-dimensional ones");
   } else {
     detail::require_sortable("tack::sort_by_key", "the keys ", keys);
     detail::require_sortable("tack::sort_by_key", "the values ", values);
-    const index_t n = keys.size();
-    if (values.size() != n) {
-      throw value_error("tack::sort_by_key: sizes differ: " + std::to_string(n) + " keys (" +
-                        keys.describe() + ") and " + std::to_string(values.size()) + " values (" +
-                        values.describe() + ")");
-    }
-    if (n < 2) return;
+    detail::require_same_size(keys, values);
+    if (keys.size() < 2) return;
     if (!keys.host_accessible() || !values.host_accessible()) {
       detail::sort_by_key_on_device(keys, values);
       keys.bump_version();
       values.bump_version();
       return;
     }
+    // std::sort with ties broken by position: stable without std::stable_sort's extra moves.
     using entry = detail::keyed_index<K>;
-    std::vector<entry> items(static_cast<std::size_t>(n));
-    K* kp = keys.data();
-    for (index_t i = 0; i < n; ++i) items[static_cast<std::size_t>(i)] = entry{kp[i], i};
-    detail::parallel_sort(items.data(), n, [](const entry& a, const entry& b) {
+    detail::sort_by_key_on_host<false>(keys, values, [](const entry& a, const entry& b) {
       const detail::sort_less less;
       if (less(a.key, b.key)) return true;
       if (less(b.key, a.key)) return false;
       return a.index < b.index;
     });
-    for (index_t i = 0; i < n; ++i) kp[i] = items[static_cast<std::size_t>(i)].key;
-    values.visit_kernel_form([&](const auto& vv) {
-      const std::unique_ptr<V[]> moved(new V[static_cast<std::size_t>(n)]);
-      for (index_t i = 0; i < n; ++i) {
-        moved[static_cast<std::size_t>(i)] =
-            static_cast<V>(vv[items[static_cast<std::size_t>(i)].index]);
-      }
-      for (index_t i = 0; i < n; ++i) vv[i] = moved[static_cast<std::size_t>(i)];
-    });
     keys.bump_version();
     values.bump_version();
   }
 }
+
+TACK_IMPL_KERNEL_ABI_BEGIN
+
+/// Sorts a rank-1 array of any element type in place, stably, in the order `comp` gives: `comp(x,
+/// y)` is true when `x` goes before `y` (a strict weak order, as for `std::stable_sort`); equal
+/// elements keep their order, so the result is the same on every backend and thread count. Host
+/// memory (either layout; objects such as `std::string` too) is sorted on the CPU, device memory
+/// on its GPU by a merge sort, where `comp` runs in kernels: there it must be a functor with a
+/// `TACK_HOST_DEVICE operator()` or a `TACK_LAMBDA` (in code compiled by nvcc; a function pointer
+/// is a `device_error`). A read-only array is a `read_only_error`.
+/// `tack::sort(points, TACK_LAMBDA(const vec3f& p, const vec3f& q) { return p[2] < q[2]; });`
+template <class T, int R, memory_space S, class Comp>
+void sort(const array<T, R, S>& a, const Comp& comp) {
+  if constexpr (std::is_const_v<T>) {
+    static_assert(!std::is_const_v<T>,
+                  "tack::sort: sorts in place; pass a writable array, not array<const T>");
+  } else if constexpr (R != 1) {
+    static_assert(R == 1, "tack::sort: sorts rank-1 arrays; sort every element of a multi-"
+                          "dimensional array through a.reshape({a.size()})");
+  } else if constexpr (!detail::element_order<Comp, T>) {
+    static_assert(detail::element_order<Comp, T>,
+                  "tack::sort(a, comp): comp must be callable as comp(const T& x, const T& y), T "
+                  "the element type, and return bool: true when x goes before y (a strict weak "
+                  "order, as for std::stable_sort)");
+  } else if constexpr (S == memory_space::device && detail::is_function_comparator_v<Comp>) {
+    static_assert(!detail::is_function_comparator_v<Comp>,
+                  "tack::sort(a, comp): a is in device memory, where a function pointer cannot "
+                  "be called; pass a functor with a TACK_HOST_DEVICE operator() or a "
+                  "TACK_LAMBDA(const T& x, const T& y) { ... }");
+  } else if constexpr (detail::is_device_lambda_v<Comp>) {
+    static_assert(!detail::is_device_lambda_v<Comp>,
+                  "tack::sort(a, comp): comp is a __device__ lambda, which the host cannot call; "
+                  "write TACK_LAMBDA(const T& x, const T& y) { ... } (__host__ __device__)");
+  } else {
+    detail::require_sortable("tack::sort", "", a);
+    if (a.size() < 2) return;
+    if constexpr (S != memory_space::device) {
+      if (a.host_accessible()) {
+        detail::stable_sort_on_host(a, comp);
+        a.bump_version();
+        return;
+      }
+    }
+    if constexpr (std::is_trivially_copyable_v<T>) {  // (device memory holds no objects)
+      detail::merge_sort_on_device(a, comp);
+    }
+  }
+}
+
+/// Sorts `keys` (a rank-1 array of any element type) stably in the order `comp` gives (as in
+/// `sort(a, comp)`) and reorders `values` (a rank-1 array of any element type and layout) the same
+/// way. Sizes must match (`value_error` naming both), and both arrays must be in host memory or
+/// in one GPU's memory (`value_error`); on a GPU `comp` runs in kernels, as for `sort(a, comp)`.
+/// `tack::sort_by_key(cells, particles, TACK_LAMBDA(const vec3i& a, const vec3i& b) { ... });`
+template <class K, int RK, memory_space SK, class V, int RV, memory_space SV, class Comp>
+void sort_by_key(const array<K, RK, SK>& keys, const array<V, RV, SV>& values, const Comp& comp) {
+  constexpr bool on_device = SK == memory_space::device || SV == memory_space::device;
+  if constexpr (std::is_const_v<K> || std::is_const_v<V>) {
+    static_assert(!std::is_const_v<K> && !std::is_const_v<V>,
+                  "tack::sort_by_key: sorts in place; pass writable arrays, not array<const T>");
+  } else if constexpr (RK != 1 || RV != 1) {
+    static_assert(RK == 1 && RV == 1,
+                  "tack::sort_by_key: sorts rank-1 arrays; reshape({n}) multi-dimensional ones");
+  } else if constexpr (!detail::element_order<Comp, K>) {
+    static_assert(detail::element_order<Comp, K>,
+                  "tack::sort_by_key(keys, values, comp): comp must be callable as comp(const K& "
+                  "x, const K& y), K the key type, and return bool: true when x goes before y (a "
+                  "strict weak order, as for std::stable_sort)");
+  } else if constexpr (on_device && detail::is_function_comparator_v<Comp>) {
+    static_assert(!detail::is_function_comparator_v<Comp>,
+                  "tack::sort_by_key(keys, values, comp): the arrays are in device memory, where "
+                  "a function pointer cannot be called; pass a functor with a TACK_HOST_DEVICE "
+                  "operator() or a TACK_LAMBDA(const K& x, const K& y) { ... }");
+  } else if constexpr (detail::is_device_lambda_v<Comp>) {
+    static_assert(!detail::is_device_lambda_v<Comp>,
+                  "tack::sort_by_key(keys, values, comp): comp is a __device__ lambda, which the "
+                  "host cannot call; write TACK_LAMBDA(const K& x, const K& y) { ... } "
+                  "(__host__ __device__)");
+  } else {
+    detail::require_sortable("tack::sort_by_key", "the keys ", keys);
+    detail::require_sortable("tack::sort_by_key", "the values ", values);
+    detail::require_same_size(keys, values);
+    if (keys.size() < 2) return;
+    if constexpr (!on_device) {
+      if (keys.host_accessible() && values.host_accessible()) {
+        using entry = detail::keyed_index<K>;
+        detail::sort_by_key_on_host<true>(keys, values, [&comp](const entry& x, const entry& y) {
+          return comp(x.key, y.key);
+        });
+        keys.bump_version();
+        values.bump_version();
+        return;
+      }
+    }
+    detail::require_one_device(keys, values);
+    if constexpr (std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V>) {
+      detail::merge_sort_by_key_on_device(keys, values, comp);
+    }
+  }
+}
+
+TACK_IMPL_KERNEL_ABI_END
 
 }  // namespace tack
