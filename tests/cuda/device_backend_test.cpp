@@ -2,9 +2,10 @@
 // SPDX-FileCopyrightText: tack contributors
 // The device paths of arrays on every backend the build has: fills and zeros, copies across
 // layouts, astype, copyto from implicit arrays, growth, host <-> device copies large enough to go
-// through the pinned staging buffers, sort and sort_by_key, DLPack streams. On the CPU backends
-// the same calls run the host paths (the expected values are computed independently on the host);
-// the cuda cases need a GPU and skip with a reason without one. Compiled by nvcc in CUDA builds.
+// through the pinned staging buffers, sort and sort_by_key (scalars, and any type with a
+// comparator), DLPack streams. On the CPU backends the same calls run the host paths (the
+// expected values are computed independently on the host); the cuda cases need a GPU and skip
+// with a reason without one. Compiled by nvcc in CUDA builds.
 
 #include <tack/algorithms/sort.hpp>
 #include <tack/array/copyto.hpp>
@@ -316,6 +317,96 @@ TYPED_TEST(device_paths, sort_by_key_is_stable_and_moves_values_of_any_layout) {
       ASSERT_EQ(std::memcmp(&got_keys[at], &keys[from], sizeof(float)), 0) << "key " << i;
       ASSERT_EQ(got_values[at], values[from]) << "value " << i;
     }
+  }
+}
+
+// sort(a, comp) / sort_by_key(keys, values, comp): the host paths on the CPU backends, the merge
+// sort on the GPU; the comparators are functors callable on the device.
+struct keyed_item {
+  std::int32_t key;
+  std::int32_t tag;  // tells equal keys apart: stability shows
+  friend bool operator==(const keyed_item&, const keyed_item&) = default;
+};
+struct item_by_key {
+  TACK_HOST_DEVICE bool operator()(const keyed_item& a, const keyed_item& b) const {
+    return a.key < b.key;
+  }
+};
+struct vec3f_lex_less {
+  TACK_HOST_DEVICE bool operator()(const vec3f& a, const vec3f& b) const {
+    for (int c = 0; c < 3; ++c) {
+      if (a[c] < b[c]) return true;
+      if (b[c] < a[c]) return false;
+    }
+    return false;
+  }
+};
+[[maybe_unused]] bool int_greater(const int& a, const int& b) { return a > b; }
+
+TYPED_TEST(device_paths, sort_with_a_comparator_is_stable_in_both_layouts) {
+  std::mt19937 rng(5);
+  std::vector<keyed_item> items(20011);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    items[i] = keyed_item{static_cast<std::int32_t>(rng() % 100), static_cast<std::int32_t>(i)};
+  }
+  auto di = this->make(items);
+  tack::sort(di, item_by_key{});
+  auto want = items;
+  std::stable_sort(want.begin(), want.end(), item_by_key{});
+  EXPECT_EQ(di.to_vector(), want);
+
+  std::vector<vec3f> points(5003);
+  for (auto& p : points) {
+    p = vec3f{float(rng() % 4), float(rng() % 4), float(rng() % 4) * 0.5f};
+  }
+  auto sorted_points = points;
+  std::stable_sort(sorted_points.begin(), sorted_points.end(), vec3f_lex_less{});
+  for (auto l : {tack::layout::aos, tack::layout::soa}) {
+    auto dp = this->make(points, l);
+    tack::sort(dp, vec3f_lex_less{});
+    EXPECT_EQ(dp.to_vector(), sorted_points) << "soa " << (l == tack::layout::soa);
+    // sorting again changes nothing
+    tack::sort(dp, vec3f_lex_less{});
+    EXPECT_EQ(dp.to_vector(), sorted_points);
+  }
+}
+
+TYPED_TEST(device_paths, sort_by_key_with_a_comparator_moves_values_of_any_layout) {
+  const index_t n = 10007;
+  std::mt19937 rng(13);
+  std::vector<vec3f> keys(static_cast<std::size_t>(n));
+  for (auto& k : keys) k = vec3f{float(rng() % 3), float(rng() % 3), float(rng() % 3)};
+  std::vector<std::int64_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    return vec3f_lex_less{}(keys[static_cast<std::size_t>(a)], keys[static_cast<std::size_t>(b)]);
+  });
+  const auto values = sample_vec3f(n);
+  for (auto kl : {tack::layout::aos, tack::layout::soa}) {
+    for (auto vl : {tack::layout::aos, tack::layout::soa}) {
+      auto dk = this->make(keys, kl);
+      auto dv = this->make(values, vl);
+      tack::sort_by_key(dk, dv, vec3f_lex_less{});
+      const auto got_keys = dk.to_vector();
+      const auto got_values = dv.to_vector();
+      for (index_t i = 0; i < n; ++i) {
+        const auto from = static_cast<std::size_t>(order[static_cast<std::size_t>(i)]);
+        const auto at = static_cast<std::size_t>(i);
+        ASSERT_EQ(got_keys[at], keys[from]) << "key " << i;
+        ASSERT_EQ(got_values[at], values[from]) << "value " << i;
+      }
+    }
+  }
+  if constexpr (TestFixture::gpu) {
+    // Keys in host memory and values on the GPU; a function pointer cannot run on the GPU.
+    auto host_keys = tack::zeros<int>(4);
+    auto device_values = tack::zeros<float>(4, this->on());
+    EXPECT_THROW_MSG(tack::sort_by_key(host_keys, device_values, int_greater), tack::value_error,
+                     "tack::sort_by_key", host_keys.describe(), device_values.describe(),
+                     "one GPU");
+    auto device_ints = tack::zeros<int>(4, this->on());
+    EXPECT_THROW_MSG(tack::sort(device_ints, int_greater), tack::device_error, "tack::sort",
+                     device_ints.describe(), "function pointer");
   }
 }
 
