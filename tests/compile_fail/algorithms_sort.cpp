@@ -4,7 +4,7 @@
 // in device memory, non-scalar elements or keys without a comparator.
 // CASE 1: tack::sort: sorts in place; pass a writable array
 // CASE 2: tack::sort: sorts rank-1 arrays
-// CASE 3: tack::sort\(a, comp\): comp must be callable as comp\(const T& x, const T& y\), T the element type
+// CASE 3: comp must be callable as comp\(const T& x, const T& y\), T the element type
 // CASE 4: a is in device memory, where a function pointer cannot be called
 // CASE 5: sort other elements with a comparator, tack::sort\(a, comp\)
 // CASE 6: comp must be callable as comp\(const K& x, const K& y\), K the key type
