@@ -475,7 +475,10 @@ TACK_IMPL_KERNEL_ABI_BEGIN
 /// memory (either layout; objects such as `std::string` too) is sorted on the CPU, device memory
 /// on its GPU by a merge sort, where `comp` runs in kernels: there it must be a functor with a
 /// `TACK_HOST_DEVICE operator()` or a `TACK_LAMBDA` (in code compiled by nvcc; a function pointer
-/// is a `device_error`). A read-only array is a `read_only_error`.
+/// is a `device_error`). In code compiled by nvcc that device path is compiled for every array
+/// whose memory space is not fixed to the host, so there the comparator must be callable on the
+/// device even for host arrays (or use `array<T, 1, memory_space::host>`). A read-only array is a
+/// `read_only_error`.
 /// `tack::sort(points, TACK_LAMBDA(const vec3f& p, const vec3f& q) { return p[2] < q[2]; });`
 template <class T, int R, memory_space S, class Comp>
 void sort(const array<T, R, S>& a, const Comp& comp) {
@@ -509,7 +512,8 @@ void sort(const array<T, R, S>& a, const Comp& comp) {
         return;
       }
     }
-    if constexpr (std::is_trivially_copyable_v<T>) {  // (device memory holds no objects)
+    // Only for spaces that may be device memory, which holds no objects.
+    if constexpr (!host_accessible(S) && std::is_trivially_copyable_v<T>) {
       detail::merge_sort_on_device(a, comp);
     }
   }
@@ -523,6 +527,7 @@ void sort(const array<T, R, S>& a, const Comp& comp) {
 template <class K, int RK, memory_space SK, class V, int RV, memory_space SV, class Comp>
 void sort_by_key(const array<K, RK, SK>& keys, const array<V, RV, SV>& values, const Comp& comp) {
   constexpr bool on_device = SK == memory_space::device || SV == memory_space::device;
+  constexpr bool on_host = host_accessible(SK) || host_accessible(SV);
   if constexpr (std::is_const_v<K> || std::is_const_v<V>) {
     static_assert(!std::is_const_v<K> && !std::is_const_v<V>,
                   "tack::sort_by_key: sorts in place; pass writable arrays, not array<const T>");
@@ -561,7 +566,8 @@ void sort_by_key(const array<K, RK, SK>& keys, const array<V, RV, SV>& values, c
       }
     }
     detail::require_one_device(keys, values);
-    if constexpr (std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V>) {
+    // Only when both may be device memory, which holds no objects.
+    if constexpr (!on_host && std::is_trivially_copyable_v<K> && std::is_trivially_copyable_v<V>) {
       detail::merge_sort_by_key_on_device(keys, values, comp);
     }
   }
