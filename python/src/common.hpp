@@ -229,5 +229,6 @@ void bind_lazy(nb::module_& m);
 void bind_algorithms(nb::module_& m);
 void bind_dataset(nb::module_& m);
 void bind_amr(nb::module_& m);
+void bind_stream(nb::module_& m);
 
 }  // namespace tackpy

@@ -71,4 +71,5 @@ NB_MODULE(_core, m) {
   bind_algorithms(m);
   bind_dataset(m);
   bind_amr(m);
+  bind_stream(m);
 }

@@ -18,9 +18,11 @@ from ._core import (
     DeviceError,
     ExportError,
     ReadOnlyError,
+    Stream,
     array,
     array_from_ptr,
     copyto,
+    current_stream,
     default_device,
     dtype,
     empty,
@@ -151,8 +153,9 @@ from . import algorithms, arrays  # noqa: E402  (they import names defined above
 from .arrays import abs, cos, exp, log, maximum, minimum, sin, sqrt  # noqa: E402
 
 __all__ = [
-    "Array", "DType", "DeviceError", "ExportError", "ReadOnlyError", "algorithms", "array",
-    "array_from_ptr", "arrays", "asarray", "bool_", "copyto", "default_device", "device_class",
+    "Array", "DType", "DeviceError", "ExportError", "ReadOnlyError", "Stream", "algorithms",
+    "array", "array_from_ptr", "arrays", "asarray", "bool_", "copyto", "current_stream",
+    "default_device", "device_class",
     "dtype", "empty", "empty_like", "f32", "f64", "from_dlpack", "full", "full_like", "func",
     "i16", "i32", "i64", "i8", "is_available", "mat", "mat2", "mat3", "mat4", "max", "mean",
     "min", "numpy_async", "ones", "ones_like", "set_default_device", "soa", "sum", "u16", "u32",
