@@ -4,11 +4,14 @@
 // three device arrays) against a bare `<<<1, 256>>>` launch of the same kernel followed by
 // `cudaDeviceSynchronize` (tack's operations return finished, so the reference waits too), and the
 // bare launch alone; host wall time per call. Target: tack <= 1.1x the bare launch with its wait.
-// Also a row view of a device array against one of a host array (no device call: the same cost).
+// Also a row view of a device array against one of a host array (no device call: the same cost),
+// and `tack::launch(stream, ...)`, which only queues, against a bare launch on the same stream
+// (both wait for the stream once, after the timed calls; target: <= 1.1x as well).
 #include "gpu_bench.hpp"
 
 #include <tack/array/factories.hpp>
 #include <tack/exec/launch.hpp>
+#include <tack/exec/stream.hpp>
 
 namespace {
 using tack::index_t;
@@ -56,6 +59,24 @@ void bare_launch_only(benchmark::State &state) {
   cudaDeviceSynchronize();
 }
 
+void tack_launch_on_stream(benchmark::State &state) {
+  if (!tack::gpu_bench::have_gpu(state))
+    return;
+  const tack::stream s(tack::cuda());
+  for (auto _ : state)
+    tack::launch(s, 1, empty_k{});
+  s.synchronize();
+}
+void bare_launch_on_stream(benchmark::State &state) {
+  if (!tack::gpu_bench::have_gpu(state))
+    return;
+  const tack::stream s(tack::cuda());
+  const auto native = reinterpret_cast<cudaStream_t>(s.native());
+  for (auto _ : state)
+    bare_kernel<<<1, 256, 0, native>>>(1, [] __device__(index_t) {});
+  s.synchronize();
+}
+
 template <bool Device>
 void row_view(benchmark::State &state) {
   if (Device && !tack::gpu_bench::have_gpu(state))
@@ -74,6 +95,8 @@ BENCHMARK(bare_launch_and_sync);
 BENCHMARK(bare_launch_only);
 BENCHMARK(tack_launch_empty);
 BENCHMARK(tack_launch_three_arrays);
+BENCHMARK(bare_launch_on_stream);
+BENCHMARK(tack_launch_on_stream);
 BENCHMARK(row_view<false>)->Name("row_view_host");
 BENCHMARK(row_view<true>)->Name("row_view_device");
 } // namespace
