@@ -14,6 +14,9 @@
 //   `#pragma omp parallel` region on 2 threads.
 // - `sort_*`: `tack::sort` of 2^24 floats against `std::sort`. Target: >= 1.5x on 2 threads. The
 //   input is restored from a shuffled copy before each sort, outside the timed region.
+// - `sort_comp_*`: `tack::sort(a, comp)` (stable, any element type) of 10^7 floats against
+//   `std::stable_sort` with the same comparator, restored the same way. No target: it records what
+//   the stable parallel sort gains over the sequential standard one.
 #include "common/alloc_counter.hpp"
 #include "common/bench_util.hpp"
 #include "common/stream.hpp"
@@ -215,6 +218,36 @@ void sort(benchmark::State& state, sorter k, int t) {
   state.SetItemsProcessed(state.iterations() * n);
 }
 
+// The comparator both stable sorts of `sort_comp` receive.
+struct float_less {
+  bool operator()(float a, float b) const { return a < b; }
+};
+
+enum class stable_sorter { tack, std_stable_sort };
+
+void sort_comp(benchmark::State& state, stable_sorter k, int t) {
+  if (!threads(state, t)) return;
+  const index_t n = 10'000'000;
+  auto source = tack::empty<float>(n);
+  std::mt19937 gen(54321);
+  std::uniform_real_distribution<float> dist(-1000.0f, 1000.0f);
+  for (index_t i = 0; i < n; ++i) source.data()[i] = dist(gen);
+  auto a = tack::empty<float>(n);
+  for (auto _ : state) {
+    state.PauseTiming();
+    std::memcpy(a.data(), source.data(), static_cast<std::size_t>(n) * sizeof(float));
+    state.ResumeTiming();
+    switch (k) {
+    case stable_sorter::tack: tack::sort(a, float_less{}); break;
+    case stable_sorter::std_stable_sort:
+      std::stable_sort(a.data(), a.data() + n, float_less{});
+      break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
 [[maybe_unused]] const bool registered = [] {
   for (int t : {1, 2}) {
     const std::string s = "_t" + std::to_string(t);
@@ -247,6 +280,14 @@ void sort(benchmark::State& state, sorter k, int t) {
       add(s, "std_sort_nan_last", [](auto& st) {
         sort(st, sorter::std_sort_nan_last, 1);
       })->Iterations(3);
+  }
+  for (int t : {1, 2}) {
+    const std::string s = "sort_comp_t" + std::to_string(t);
+    add(s, "tack_sort_comp", [t](auto& st) { sort_comp(st, stable_sorter::tack, t); })
+        ->Iterations(3);
+    add(s, "ref_std_stable_sort", [t](auto& st) {
+      sort_comp(st, stable_sorter::std_stable_sort, t);
+    })->Iterations(3);
   }
   return true;
 }();
