@@ -94,8 +94,10 @@ struct merge_sort_tiles {
     for (index_t i = begin; i < end; ++i) {
       const value_type x = src[i];  // read before the shifts below may overwrite it (src == dst)
       index_t j = i;
-      while (j > begin && comp(x, sort_value(dst, j - 1))) {
-        dst[j] = dst[j - 1];
+      while (j > begin) {
+        const value_type y = dst[j - 1];  // each element read once per step, compared and moved
+        if (!comp(x, y)) break;
+        dst[j] = y;
         --j;
       }
       dst[j] = x;
@@ -125,14 +127,20 @@ struct merge_sort_round {
     const index_t k1 = k0 + merge_sort_chunk < m + l ? k0 + merge_sort_chunk : m + l;
     index_t i = merge_corank(k0, src, a0, m, src, a1, l, comp);
     index_t j = k0 - i;
+    // The heads of both runs, each element read once: compared, then stored from the register.
+    // A run with nothing left keeps a stale head that is never compared (`m >= 1` always: the
+    // merge starts before `n`; an empty second run reads the first run's head).
+    using value_type = typename V::value_type;
+    value_type x = src[a0 + (i < m ? i : m - 1)];
+    value_type y = src[l > 0 ? a1 + (j < l ? j : l - 1) : a0];
     for (index_t k = k0; k < k1; ++k) {
       // The first run's element unless the second run's is strictly smaller (ties: first run).
-      if (j >= l || (i < m && !comp(sort_value(src, a1 + j), sort_value(src, a0 + i)))) {
-        dst[a0 + k] = src[a0 + i];
-        ++i;
+      if (j >= l || (i < m && !comp(y, x))) {
+        dst[a0 + k] = x;
+        if (++i < m) x = src[a0 + i];
       } else {
-        dst[a0 + k] = src[a1 + j];
-        ++j;
+        dst[a0 + k] = y;
+        if (++j < l) y = src[a1 + j];
       }
     }
   }
