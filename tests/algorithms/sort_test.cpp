@@ -222,6 +222,20 @@ TEST_F(sort_test, errors_sizes_and_read_only) {
   EXPECT_THROW(tack::sort_by_key(keys, tack::from_ptr(host.data(), {3})), tack::read_only_error);
 }
 
+TEST_F(sort_test, keys_and_values_sharing_memory_are_refused_before_anything_moves) {
+  auto a = tack::array_from(std::vector<int>{5, 1, 4, 2, 3, 0});
+  EXPECT_THROW_MSG(tack::sort_by_key(a, a), tack::value_error, "tack::sort_by_key",
+                   "share memory", a.describe());
+  EXPECT_THROW_MSG(tack::sort_by_key(a.rows(0, 4), a.rows(2, 6)), tack::value_error,
+                   "share memory");
+  EXPECT_THROW_MSG(tack::sort_by_key(a, a, std::greater<int>{}), tack::value_error,
+                   "share memory");
+  EXPECT_EQ(a.to_vector(), (std::vector<int>{5, 1, 4, 2, 3, 0}));
+  // Separate rows of one array are separate memory.
+  tack::sort_by_key(a.rows(0, 3), a.rows(3, 6));
+  EXPECT_EQ(a.to_vector(), (std::vector<int>{1, 4, 5, 3, 0, 2}));
+}
+
 TEST_F(sort_test, device_memory_is_a_device_error_saying_cuda_is_needed) {
   auto d = tack::empty<float>(10, {.allocator = tack::test::fake_device_allocator()});
   ASSERT_FALSE(d.host_accessible());

@@ -265,14 +265,19 @@ void sort_by_key_on_device(const array<K, RK, SK>& keys, const array<V, RV, SV>&
   }
 }
 
-/// Checks that `sort_by_key`'s arrays have one size: a `value_error` naming both sizes and both
-/// arrays otherwise.
+/// Checks that `sort_by_key`'s arrays have one size and share no memory (the values would be
+/// permuted while the keys are read): a `value_error` naming both arrays otherwise.
 template <class K, int RK, memory_space SK, class V, int RV, memory_space SV>
 void require_same_size(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
   if (values.size() != keys.size()) {
     throw value_error("tack::sort_by_key: sizes differ: " + std::to_string(keys.size()) +
                       " keys (" + keys.describe() + ") and " + std::to_string(values.size()) +
                       " values (" + values.describe() + ")");
+  }
+  if (arrays_overlap(keys, values)) {
+    throw value_error("tack::sort_by_key: the keys (" + keys.describe() + ") and the values (" +
+                      values.describe() + ") share memory; sort one array with tack::sort, or "
+                      "pass a copy of the keys (keys.copy())");
   }
 }
 
