@@ -38,15 +38,7 @@ using tack::index_t;
 
 class sort_test : public tack::test::restores_num_threads {};
 
-std::vector<std::int32_t> random_ints(index_t n, std::uint64_t seed, std::int32_t range) {
-  std::vector<std::int32_t> v(static_cast<std::size_t>(n));
-  std::uint64_t s = seed;
-  for (auto& x : v) {
-    s = s * 6364136223846793005ull + 1442695040888963407ull;
-    x = static_cast<std::int32_t>((s >> 33) % static_cast<std::uint64_t>(range)) - range / 2;
-  }
-  return v;
-}
+using tack::test::random_ints;
 
 TEST_F(sort_test, matches_std_sort_for_every_size_and_thread_count) {
   for (int threads : {1, 2, 3}) {

@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <new>
@@ -172,6 +173,19 @@ inline tack::allocator_id fake_device_allocator() {
   static const tack::allocator_id id =
       tack::register_allocator(std::make_shared<detail::fake_device_memory>());
   return id;
+}
+
+/// `n` pseudo-random integers in `[-range / 2, range / 2)` from `seed` (a fixed linear
+/// congruential sequence: the same values on every platform, many duplicates for a small range).
+/// `auto keys = tack::test::random_ints(1000, 7, 50);`
+inline std::vector<std::int32_t> random_ints(index_t n, std::uint64_t seed, std::int32_t range) {
+  std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+  std::uint64_t s = seed;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    x = static_cast<std::int32_t>((s >> 33) % static_cast<std::uint64_t>(range)) - range / 2;
+  }
+  return v;
 }
 
 }  // namespace tack::test
