@@ -390,9 +390,11 @@ array<T, Rank, Space>::to_vector_async(const stream &s) const {
                       describe() + " is on " + device().str());
   }
   if (device().is_cpu()) return to_vector_async();
-  // The copy runs on its own thread, where the scope makes `s` current: it queues behind the work
-  // already on `s`, and to_vector waits for the stream (it writes host memory).
+  // The copy runs on its own thread. It first waits for the work already on `s` (unified memory
+  // is read by the host directly, so queuing the copy behind that work would not be enough),
+  // then copies with `s` current.
   return detail::pending_vector<value_type>(std::async(std::launch::async, [self = *this, s] {
+    s.synchronize();
     const stream_scope on(s);
     return self.to_vector();
   }));
