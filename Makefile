@@ -127,7 +127,7 @@ gpu-check:
 	scripts/gpu-check
 
 format:
-	find include src tests benchmarks examples -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' | xargs clang-format -i
+	find include src tests benchmarks examples python/src -name '*.hpp' -o -name '*.cpp' -o -name '*.cu' | xargs clang-format -i
 
 clean:
 	rm -rf $(BUILD)

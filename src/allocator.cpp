@@ -38,7 +38,8 @@ public:
     std::lock_guard lock(mutex_);
     std::size_t best = blocks_.size();
     for (std::size_t k = 0; k < blocks_.size(); ++k) {
-      if (blocks_[k].size >= size && (best == blocks_.size() || blocks_[k].size < blocks_[best].size)) {
+      if (blocks_[k].size >= size &&
+          (best == blocks_.size() || blocks_[k].size < blocks_[best].size)) {
         best = k;
       }
     }
@@ -177,14 +178,16 @@ public:
     if (!p || old_bytes < huge_page || new_bytes <= old_bytes) return nullptr;
     const std::size_t old_size = round_up(old_bytes, huge_page);
     const std::size_t size = round_up(new_bytes, huge_page);
-    void* raw = mmap(nullptr, size + huge_page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                     -1, 0);
+    void* raw = mmap(nullptr, size + huge_page, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (raw == MAP_FAILED) return nullptr;
     const auto base = reinterpret_cast<std::uintptr_t>(raw);
     const auto aligned = round_up(base, huge_page);
     if (aligned > base) munmap(raw, aligned - base);
-    if (base + huge_page > aligned) munmap(reinterpret_cast<void*>(aligned + size), base + huge_page - aligned);
-    void* moved = mremap(p, old_size, size, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void*>(aligned));
+    if (base + huge_page > aligned)
+      munmap(reinterpret_cast<void*>(aligned + size), base + huge_page - aligned);
+    void* moved =
+        mremap(p, old_size, size, MREMAP_MAYMOVE | MREMAP_FIXED, reinterpret_cast<void*>(aligned));
     if (moved == MAP_FAILED) {
       munmap(reinterpret_cast<void*>(aligned), size);
       return nullptr;
@@ -194,7 +197,9 @@ public:
 #endif
     return moved;
 #else
-    (void)p; (void)old_bytes; (void)new_bytes;
+    (void)p;
+    (void)old_bytes;
+    (void)new_bytes;
     return nullptr;
 #endif
   }
@@ -211,8 +216,8 @@ private:
   // A fresh mapping of `size` bytes (a multiple of 2 MiB) on a 2 MiB boundary, or null.
   static void* map_fresh(std::size_t size) noexcept {
     // Over-map by one huge page so the block can start on a 2 MiB boundary, then trim.
-    void* raw = mmap(nullptr, size + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+    void* raw =
+        mmap(nullptr, size + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) return nullptr;
     auto base = reinterpret_cast<std::uintptr_t>(raw);
     auto aligned = round_up(base, huge_page);
@@ -235,17 +240,26 @@ public:
   void* allocate(std::size_t bytes) override {
     if (bytes == 0) return nullptr;
     switch (space_) {
-    case memory_space::device: return detail::cuda_malloc_device(bytes, id_);
-    case memory_space::unified: return detail::cuda_malloc_unified(bytes, id_);
-    default: return detail::cuda_malloc_pinned(bytes);
+      case memory_space::device:
+        return detail::cuda_malloc_device(bytes, id_);
+      case memory_space::unified:
+        return detail::cuda_malloc_unified(bytes, id_);
+      default:
+        return detail::cuda_malloc_pinned(bytes);
     }
   }
   void deallocate(void* p, std::size_t) noexcept override {
     if (!p) return;
     switch (space_) {
-    case memory_space::device: detail::cuda_free_device(p, id_); break;
-    case memory_space::unified: detail::cuda_free_unified(p, id_); break;
-    default: detail::cuda_free_pinned(p); break;
+      case memory_space::device:
+        detail::cuda_free_device(p, id_);
+        break;
+      case memory_space::unified:
+        detail::cuda_free_unified(p, id_);
+        break;
+      default:
+        detail::cuda_free_pinned(p);
+        break;
     }
   }
   memory_space space() const noexcept override { return space_; }
@@ -360,7 +374,8 @@ allocator& allocator_from_id(allocator_id id) {
 }
 
 allocator_id get_allocator(memory_space space, device d) {
-  if (space == memory_space::dynamic) space = d.is_cpu() ? memory_space::host : memory_space::device;
+  if (space == memory_space::dynamic)
+    space = d.is_cpu() ? memory_space::host : memory_space::device;
   if (space == memory_space::host) return 0;
   if ((space == memory_space::device || space == memory_space::unified) && d.is_cpu()) {
     d = cuda(0);  // device memory "on the CPU" means the first GPU, as Axom's Device space does
@@ -433,7 +448,8 @@ int pool_device(device d, const char* op) {
 }  // namespace
 
 void set_device_pool_release_threshold(device d, std::size_t bytes) {
-  detail::cuda_set_pool_release_threshold(pool_device(d, "set_device_pool_release_threshold"), bytes);
+  detail::cuda_set_pool_release_threshold(pool_device(d, "set_device_pool_release_threshold"),
+                                          bytes);
 }
 std::size_t device_pool_reserved_bytes(device d) {
   return detail::cuda_pool_reserved_bytes(pool_device(d, "device_pool_reserved_bytes"));

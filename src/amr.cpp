@@ -43,7 +43,8 @@ public:
   /// The box holding cell `p`, or -1.
   int find(const point& p) const {
     if (last_ >= 0 && (*boxes_)[static_cast<std::size_t>(last_)].contains(p)) return last_;
-    const auto it = bins_.find(pack(floor_div(p[0], bin_), floor_div(p[1], bin_), floor_div(p[2], bin_)));
+    const auto it =
+        bins_.find(pack(floor_div(p[0], bin_), floor_div(p[1], bin_), floor_div(p[2], bin_)));
     if (it == bins_.end()) return -1;
     for (int i : it->second) {
       if ((*boxes_)[static_cast<std::size_t>(i)].contains(p)) {
@@ -73,15 +74,16 @@ public:
 private:
   static std::uint64_t pack(index_t x, index_t y, index_t z) {
     constexpr index_t bias = index_t(1) << 20;
-    return (static_cast<std::uint64_t>(x + bias) << 42) | (static_cast<std::uint64_t>(y + bias) << 21) |
-           static_cast<std::uint64_t>(z + bias);
+    return (static_cast<std::uint64_t>(x + bias) << 42) |
+           (static_cast<std::uint64_t>(y + bias) << 21) | static_cast<std::uint64_t>(z + bias);
   }
   template <class F>
   void each_bin(const box& b, F&& f) const {
     if (b.empty()) return;
     for (index_t z = floor_div(b.lo[2], bin_); z <= floor_div(b.hi[2], bin_); ++z) {
       for (index_t y = floor_div(b.lo[1], bin_); y <= floor_div(b.hi[1], bin_); ++y) {
-        for (index_t x = floor_div(b.lo[0], bin_); x <= floor_div(b.hi[0], bin_); ++x) f(pack(x, y, z));
+        for (index_t x = floor_div(b.lo[0], bin_); x <= floor_div(b.hi[0], bin_); ++x)
+          f(pack(x, y, z));
       }
     }
   }
@@ -107,7 +109,8 @@ std::vector<piece> domain_pieces(const box& g, const box& dom, const std::array<
   for (std::size_t d = 0; d < 3; ++d) {
     if (bc[d] == boundary::periodic) {
       const index_t len = dom.extent(static_cast<int>(d));
-      for (index_t k = floor_div(g.lo[d] - dom.lo[d], len); k <= floor_div(g.hi[d] - dom.lo[d], len); ++k) {
+      for (index_t k = floor_div(g.lo[d] - dom.lo[d], len);
+           k <= floor_div(g.hi[d] - dom.lo[d], len); ++k) {
         const index_t lo = std::max(g.lo[d], dom.lo[d] + k * len);
         const index_t hi = std::min(g.hi[d], dom.hi[d] + k * len);
         if (lo <= hi) axes[d].push_back({{lo - k * len, hi - k * len}, -k * len});
@@ -122,8 +125,9 @@ std::vector<piece> domain_pieces(const box& g, const box& dom, const std::array<
   for (const auto& z : axes[2]) {
     for (const auto& y : axes[1]) {
       for (const auto& x : axes[0]) {
-        out.push_back({box{{x.first[0], y.first[0], z.first[0]}, {x.first[1], y.first[1], z.first[1]}},
-                       {x.second, y.second, z.second}});
+        out.push_back(
+            {box{{x.first[0], y.first[0], z.first[0]}, {x.first[1], y.first[1], z.first[1]}},
+             {x.second, y.second, z.second}});
       }
     }
   }
@@ -181,21 +185,22 @@ public:
 
   void flush() {
     switch (run_) {
-    case copy:
-      copies.push_back(copy_segment{dst0_, src0_, count_, index_t(1)});
-      copy_cells += count_;
-      break;
-    case extrapolate:
-      boundary.push_back(copy_segment{dst0_, src0_, count_, count_ > 1 ? stride_ : index_t(0)});
-      boundary_cells += count_;
-      break;
-    case interpolate:
-      interp.push_back(interp_segment{dst0_, count_, w_[0], w_[1], w_[2], cbase_, cg_.lo[0], cg_.lo[1], cg_.lo[2],
-                                      cg_.extent(0), cg_.extent(1), index_t(0)});
-      interp_cells += count_;
-      break;
-    case none:
-      break;
+      case copy:
+        copies.push_back(copy_segment{dst0_, src0_, count_, index_t(1)});
+        copy_cells += count_;
+        break;
+      case extrapolate:
+        boundary.push_back(copy_segment{dst0_, src0_, count_, count_ > 1 ? stride_ : index_t(0)});
+        boundary_cells += count_;
+        break;
+      case interpolate:
+        interp.push_back(interp_segment{dst0_, count_, w_[0], w_[1], w_[2], cbase_, cg_.lo[0],
+                                        cg_.lo[1], cg_.lo[2], cg_.extent(0), cg_.extent(1),
+                                        index_t(0)});
+        interp_cells += count_;
+        break;
+      case none:
+        break;
     }
     run_ = none;
   }
@@ -217,8 +222,9 @@ array<T> upload(const std::vector<T>& v, const tack::device& d) {
 int coarse_box_of(const box_index& coarse, const point& c, int l) {
   const int q = coarse.find(c);
   if (q < 0) {
-    throw std::logic_error("tack::amr: coarse cell (" + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " +
-                           std::to_string(c[2]) + ") under level " + std::to_string(l) +
+    throw std::logic_error("tack::amr: coarse cell (" + std::to_string(c[0]) + ", " +
+                           std::to_string(c[1]) + ", " + std::to_string(c[2]) + ") under level " +
+                           std::to_string(l) +
                            " is in no box of the coarser level although the hierarchy was checked");
   }
   return q;
@@ -241,12 +247,15 @@ std::shared_ptr<const level_layout> make_layout(const std::vector<box>& boxes, i
 void validate(const geometry& g, const std::vector<level>& levels, const char* op) {
   const std::string o = op;
   if (g.domain.empty()) throw value_error(o + ": the domain " + g.domain.describe() + " is empty");
-  if (g.ghost < 0) throw value_error(o + ": the ghost width must be >= 0, got " + std::to_string(g.ghost));
-  if (levels.empty()) throw value_error(o + ": a hierarchy needs at least one level (level 0 covering the domain)");
+  if (g.ghost < 0)
+    throw value_error(o + ": the ghost width must be >= 0, got " + std::to_string(g.ghost));
+  if (levels.empty())
+    throw value_error(o + ": a hierarchy needs at least one level (level 0 covering the domain)");
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const int r = levels[l].ratio;
     if (l == 0 ? r != 1 : (r != 2 && r != 4)) {
-      throw value_error(o + ": level " + std::to_string(l) + " has refinement ratio " + std::to_string(r) +
+      throw value_error(o + ": level " + std::to_string(l) + " has refinement ratio " +
+                        std::to_string(r) +
                         (l == 0 ? "; level 0's ratio must be 1" : "; ratios must be 2 or 4"));
     }
   }
@@ -260,18 +269,20 @@ void validate(const geometry& g, const std::vector<level>& levels, const char* o
       const box& b = boxes[i];
       if (b.empty()) throw value_error(o + ": " + box_name(l, i, b) + " is empty");
       if (!dom.contains(b)) {
-        throw value_error(o + ": " + box_name(l, i, b) + " is not inside the level's domain " + dom.describe());
+        throw value_error(o + ": " + box_name(l, i, b) + " is not inside the level's domain " +
+                          dom.describe());
       }
       for (int d = 0; d < 3; ++d) {
         if (b.extent(d) < g.ghost) {
-          throw value_error(o + ": the ghost width " + std::to_string(g.ghost) + " is larger than " +
-                            box_name(l, i, b) + " (" + std::to_string(b.extent(d)) + " cells along " +
-                            axis_name(d) + ")");
+          throw value_error(o + ": the ghost width " + std::to_string(g.ghost) +
+                            " is larger than " + box_name(l, i, b) + " (" +
+                            std::to_string(b.extent(d)) + " cells along " + axis_name(d) + ")");
         }
         const auto k = static_cast<std::size_t>(d);
         if (l > 0 && (b.lo[k] % r != 0 || (b.hi[k] + 1) % r != 0)) {
-          throw value_error(o + ": " + box_name(l, i, b) + " is not aligned with its refinement ratio " +
-                            std::to_string(r) + " (its lower corner and its upper corner + 1 must be multiples of " +
+          throw value_error(o + ": " + box_name(l, i, b) +
+                            " is not aligned with its refinement ratio " + std::to_string(r) +
+                            " (its lower corner and its upper corner + 1 must be multiples of " +
                             std::to_string(r) + ")");
         }
       }
@@ -282,15 +293,17 @@ void validate(const geometry& g, const std::vector<level>& levels, const char* o
       index.for_each_meeting(boxes[i], [&](int j) {
         const auto u = static_cast<std::size_t>(j);
         if (u > i) {
-          throw value_error(o + ": " + box_name(l, i, boxes[i]) + " and box " + std::to_string(j) + " " +
-                            boxes[u].describe() + " overlap (" + (boxes[i] & boxes[u]).describe() + ")");
+          throw value_error(o + ": " + box_name(l, i, boxes[i]) + " and box " + std::to_string(j) +
+                            " " + boxes[u].describe() + " overlap (" +
+                            (boxes[i] & boxes[u]).describe() + ")");
         }
       });
       covered += boxes[i].size();
     }
     if (l == 0 && covered != dom.size()) {
-      throw value_error(o + ": level 0's boxes cover " + std::to_string(covered) + " of the domain's " +
-                        std::to_string(dom.size()) + " cells " + dom.describe() + "; level 0 must cover the domain");
+      throw value_error(o + ": level 0's boxes cover " + std::to_string(covered) +
+                        " of the domain's " + std::to_string(dom.size()) + " cells " +
+                        dom.describe() + "; level 0 must cover the domain");
     }
     if (l == 0) continue;
     // Nesting: every cell of a fine box grown by the ghost width (wrapped or clipped to the
@@ -301,12 +314,15 @@ void validate(const geometry& g, const std::vector<level>& levels, const char* o
       for (const piece& p : domain_pieces(boxes[i].grow(g.ghost), dom, g.boundaries)) {
         const box c = p.part.coarsen(r);
         index_t in = 0;
-        cindex.for_each_meeting(c, [&](int j) { in += (coarse[static_cast<std::size_t>(j)] & c).size(); });
+        cindex.for_each_meeting(
+            c, [&](int j) { in += (coarse[static_cast<std::size_t>(j)] & c).size(); });
         if (in != c.size()) {
-          throw value_error(o + ": " + box_name(l, i, boxes[i]) + " is not nested in level " + std::to_string(l - 1) +
-                            ": grown by the ghost width " + std::to_string(g.ghost) + " it lies over coarse cells " +
-                            c.describe() + ", of which only " + std::to_string(in) + " of " + std::to_string(c.size()) +
-                            " are in level " + std::to_string(l - 1) + "'s boxes");
+          throw value_error(o + ": " + box_name(l, i, boxes[i]) + " is not nested in level " +
+                            std::to_string(l - 1) + ": grown by the ghost width " +
+                            std::to_string(g.ghost) + " it lies over coarse cells " + c.describe() +
+                            ", of which only " + std::to_string(in) + " of " +
+                            std::to_string(c.size()) + " are in level " + std::to_string(l - 1) +
+                            "'s boxes");
         }
       }
     }
@@ -328,8 +344,8 @@ level_plan build_plan(const geometry& g, int l, std::shared_ptr<const level_layo
   for (std::size_t b = 0; b < lay.boxes.size(); ++b) {
     const box v = lay.boxes[b];
     const box gb = lay.grown(b);
-    table.push_back(vec<index_t, 8>{lay.offsets[b], gb.lo[0], gb.lo[1], gb.lo[2], gb.extent(0), gb.extent(1),
-                                    gb.extent(2), lay.ghost});
+    table.push_back(vec<index_t, 8>{lay.offsets[b], gb.lo[0], gb.lo[1], gb.lo[2], gb.extent(0),
+                                    gb.extent(1), gb.extent(2), lay.ghost});
     for (index_t z = gb.lo[2]; z <= gb.hi[2]; ++z) {
       for (index_t y = gb.lo[1]; y <= gb.hi[1]; ++y) {
         const bool row_in = y >= v.lo[1] && y <= v.hi[1] && z >= v.lo[2] && z <= v.hi[2];
@@ -358,7 +374,8 @@ level_plan build_plan(const geometry& g, int l, std::shared_ptr<const level_layo
             // box's grown region (periodic axes keep the unwrapped index).
             point q = p;
             for (std::size_t k = 0; k < 3; ++k) {
-              if (g.boundaries[k] != boundary::periodic) q[k] = std::clamp(p[k], dom.lo[k], dom.hi[k]);
+              if (g.boundaries[k] != boundary::periodic)
+                q[k] = std::clamp(p[k], dom.lo[k], dom.hi[k]);
             }
             sb.add_copy(segment_builder::extrapolate, dst, lay.element(b, q));
             continue;
@@ -369,8 +386,9 @@ level_plan build_plan(const geometry& g, int l, std::shared_ptr<const level_layo
             continue;
           }
           if (!coarse) {
-            throw std::logic_error("tack::amr: a level-0 ghost cell inside the domain is in no level-0 box "
-                                   "although level 0 covers the domain");
+            throw std::logic_error(
+                "tack::amr: a level-0 ghost cell inside the domain is in no level-0 box "
+                "although level 0 covers the domain");
           }
           const point c{floor_div(w[0], r), floor_div(w[1], r), floor_div(w[2], r)};
           const auto q = static_cast<std::size_t>(coarse_box_of(*cindex, c, l));
@@ -392,8 +410,8 @@ level_plan build_plan(const geometry& g, int l, std::shared_ptr<const level_layo
         for (index_t z = in.lo[2]; z <= in.hi[2]; ++z) {
           for (index_t y = in.lo[1]; y <= in.hi[1]; ++y) {
             avg.push_back(average_segment{coarse->element(q, {in.lo[0], y, z}), in.extent(0),
-                                          lay.element(b, {in.lo[0] * r, y * r, z * r}), gb.extent(0),
-                                          gb.extent(0) * gb.extent(1), index_t(0)});
+                                          lay.element(b, {in.lo[0] * r, y * r, z * r}),
+                                          gb.extent(0), gb.extent(0) * gb.extent(1), index_t(0)});
             plan.average_cells += in.extent(0);
           }
         }
@@ -429,9 +447,11 @@ regrid_plan build_regrid_plan(const geometry& g, int l, const level_layout& old_
           const index_t dst = new_layout.element(b, p);
           const int n = old_index.find(p);
           if (n >= 0) {
-            sb.add_copy(segment_builder::copy, dst, old_layout.element(static_cast<std::size_t>(n), p));
+            sb.add_copy(segment_builder::copy, dst,
+                        old_layout.element(static_cast<std::size_t>(n), p));
           } else {
-            if (!coarse) throw std::logic_error("tack::amr: a new level-0 cell is in no old level-0 box");
+            if (!coarse)
+              throw std::logic_error("tack::amr: a new level-0 cell is in no old level-0 box");
             const point c{floor_div(x, r), floor_div(y, r), floor_div(z, r)};
             const auto q = static_cast<std::size_t>(coarse_box_of(*cindex, c, l));
             sb.add_interp(dst, p, coarse->offsets[q], coarse->grown(q));
@@ -447,11 +467,15 @@ regrid_plan build_regrid_plan(const geometry& g, int l, const level_layout& old_
 
 }  // namespace detail
 
-hierarchy::hierarchy(const box& domain, std::vector<level> levels, const hierarchy_options& options) {
+hierarchy::hierarchy(const box& domain, std::vector<level> levels,
+                     const hierarchy_options& options) {
   for (int d = 0; d < 3; ++d) {
-    if (!(options.spacing[d] > 0) || !std::isfinite(options.spacing[d]) || !std::isfinite(options.origin[d])) {
-      throw value_error("tack::amr::hierarchy: the spacing must be finite and > 0 and the origin finite; got spacing " +
-                        std::to_string(options.spacing[d]) + " along " + detail::axis_name(d));
+    if (!(options.spacing[d] > 0) || !std::isfinite(options.spacing[d]) ||
+        !std::isfinite(options.origin[d])) {
+      throw value_error(
+          "tack::amr::hierarchy: the spacing must be finite and > 0 and the origin finite; got "
+          "spacing " +
+          std::to_string(options.spacing[d]) + " along " + detail::axis_name(d));
     }
   }
   geometry_.domain = domain;
@@ -466,7 +490,8 @@ hierarchy::hierarchy(const box& domain, std::vector<level> levels, const hierarc
   serial_ = detail::next_serial.fetch_add(1);
   plans_.reserve(levels_.size());
   for (std::size_t l = 0; l < levels_.size(); ++l) {
-    plans_.push_back(detail::build_plan(geometry_, static_cast<int>(l), detail::make_layout(levels_[l].boxes, ghost()),
+    plans_.push_back(detail::build_plan(geometry_, static_cast<int>(l),
+                                        detail::make_layout(levels_[l].boxes, ghost()),
                                         l > 0 ? plans_[l - 1].layout.get() : nullptr, device_));
   }
 }
@@ -486,8 +511,9 @@ index_t hierarchy::n_boxes() const noexcept {
 box hierarchy::grown_box(int l, std::size_t b) const {
   const auto& bs = boxes(l);
   if (b >= bs.size()) {
-    throw index_error("tack::amr::hierarchy::grown_box: box " + std::to_string(b) + " of level " + std::to_string(l) +
-                      " does not exist (the level has " + std::to_string(bs.size()) + " boxes)");
+    throw index_error("tack::amr::hierarchy::grown_box: box " + std::to_string(b) + " of level " +
+                      std::to_string(l) + " does not exist (the level has " +
+                      std::to_string(bs.size()) + " boxes)");
   }
   return bs[b].grow(ghost());
 }
@@ -498,15 +524,15 @@ const detail::field_entry& hierarchy::field_entry(const std::string& name) const
   }
   std::string names;
   for (const auto& e : fields_) names += (names.empty() ? "'" : ", '") + e.name + "'";
-  throw index_error("tack::amr::hierarchy: no field named '" + name + "' (fields: " +
-                    (names.empty() ? std::string("none") : names) + ")");
+  throw index_error("tack::amr::hierarchy: no field named '" + name +
+                    "' (fields: " + (names.empty() ? std::string("none") : names) + ")");
 }
 
 void hierarchy::add_field_entry(detail::field_entry e) {
   for (const auto& f : fields_) {
     if (f.name == e.name) {
-      throw value_error("tack::amr::add_field: the hierarchy already has a field named '" + e.name + "' (" +
-                        std::string(f.dtype.name()) + ")");
+      throw value_error("tack::amr::add_field: the hierarchy already has a field named '" + e.name +
+                        "' (" + std::string(f.dtype.name()) + ")");
     }
   }
   fields_.push_back(std::move(e));
@@ -519,7 +545,8 @@ void hierarchy::regrid(int l, std::vector<box> boxes) {
   detail::validate(geometry_, next, "tack::amr::hierarchy::regrid");
   auto fresh = detail::make_layout(next[k].boxes, ghost());
   const detail::level_layout* coarse = k > 0 ? plans_[k - 1].layout.get() : nullptr;
-  const detail::regrid_plan rp = detail::build_regrid_plan(geometry_, l, *plans_[k].layout, *fresh, coarse, device_);
+  const detail::regrid_plan rp =
+      detail::build_regrid_plan(geometry_, l, *plans_[k].layout, *fresh, coarse, device_);
   detail::level_plan plan = detail::build_plan(geometry_, l, fresh, coarse, device_);
   std::optional<detail::level_plan> finer;
   if (k + 1 < levels_.size()) {
@@ -533,10 +560,12 @@ void hierarchy::regrid(int l, std::vector<box> boxes) {
 
 std::string hierarchy::describe() const {
   std::string ratios;
-  for (std::size_t l = 1; l < levels_.size(); ++l) ratios += (l > 1 ? ", " : "") + std::to_string(levels_[l].ratio);
-  return "hierarchy of " + std::to_string(levels_.size()) + " level" + (levels_.size() == 1 ? "" : "s") +
-         (ratios.empty() ? "" : " (ratios " + ratios + ")") + ", " + std::to_string(n_boxes()) + " boxes, ghost " +
-         std::to_string(ghost()) + ", domain " + geometry_.domain.describe();
+  for (std::size_t l = 1; l < levels_.size(); ++l)
+    ratios += (l > 1 ? ", " : "") + std::to_string(levels_[l].ratio);
+  return "hierarchy of " + std::to_string(levels_.size()) + " level" +
+         (levels_.size() == 1 ? "" : "s") + (ratios.empty() ? "" : " (ratios " + ratios + ")") +
+         ", " + std::to_string(n_boxes()) + " boxes, ghost " + std::to_string(ghost()) +
+         ", domain " + geometry_.domain.describe();
 }
 
 std::size_t hierarchy::checked(int l, const char* op) const {

@@ -18,8 +18,8 @@ using block = std::array<index_t, 3>;
 
 std::uint64_t pack(const block& b) {
   constexpr index_t bias = index_t(1) << 20;
-  return (static_cast<std::uint64_t>(b[0] + bias) << 42) | (static_cast<std::uint64_t>(b[1] + bias) << 21) |
-         static_cast<std::uint64_t>(b[2] + bias);
+  return (static_cast<std::uint64_t>(b[0] + bias) << 42) |
+         (static_cast<std::uint64_t>(b[1] + bias) << 21) | static_cast<std::uint64_t>(b[2] + bias);
 }
 
 }  // namespace
@@ -27,10 +27,12 @@ std::uint64_t pack(const block& b) {
 hierarchy synthetic_hierarchy(const synthetic_options& o) {
   const char* op = "tack::amr::synthetic_hierarchy";
   if (!(o.scale > 0) || !std::isfinite(o.scale) || o.scale > 64) {
-    throw value_error(std::string(op) + ": scale must be in (0, 64], got " + std::to_string(o.scale));
+    throw value_error(std::string(op) + ": scale must be in (0, 64], got " +
+                      std::to_string(o.scale));
   }
   if (o.box_size < 1 || o.box_size > 1024) {
-    throw value_error(std::string(op) + ": box_size must be in [1, 1024], got " + std::to_string(o.box_size));
+    throw value_error(std::string(op) + ": box_size must be in [1, 1024], got " +
+                      std::to_string(o.box_size));
   }
   if (o.levels < 1 || o.levels > static_cast<int>(synthetic_full_counts.size())) {
     throw value_error(std::string(op) + ": levels must be 1 to 5, got " + std::to_string(o.levels));
@@ -57,11 +59,13 @@ hierarchy synthetic_hierarchy(const synthetic_options& o) {
   auto to_boxes = [&](const std::vector<block>& bs) {
     std::vector<box> out;
     out.reserve(bs.size());
-    for (const block& b : bs) out.push_back(box{{b[0] * B, b[1] * B, b[2] * B}, {b[0] * B + B - 1, b[1] * B + B - 1, b[2] * B + B - 1}});
+    for (const block& b : bs)
+      out.push_back(box{{b[0] * B, b[1] * B, b[2] * B},
+                        {b[0] * B + B - 1, b[1] * B + B - 1, b[2] * B + B - 1}});
     return out;
   };
   levels.push_back(level{1, to_boxes(blocks)});
-  index_t nblocks = n0;  // blocks per axis on the current level
+  index_t nblocks = n0;    // blocks per axis on the current level
   double level_scale = 1;  // level-0 cells per cell of the current level
   for (int l = 1; l < o.levels; ++l) {
     std::unordered_set<std::uint64_t> coarse;
@@ -88,7 +92,8 @@ hierarchy synthetic_hierarchy(const synthetic_options& o) {
           for (index_t x = range[0][0]; x <= range[0][1]; ++x) {
             block c{x, y, z};
             for (std::size_t d = 0; d < 3; ++d) {
-              if (o.boundaries[d] == boundary::periodic) c[d] = c[d] - floor_div(c[d], cblocks) * cblocks;
+              if (o.boundaries[d] == boundary::periodic)
+                c[d] = c[d] - floor_div(c[d], cblocks) * cblocks;
             }
             if (!coarse.count(pack(c))) return false;
           }
@@ -111,8 +116,8 @@ hierarchy synthetic_hierarchy(const synthetic_options& o) {
       }
     }
     std::sort(candidates.begin(), candidates.end());
-    const auto want = static_cast<std::size_t>(
-        std::max<long long>(1, std::llround(double(synthetic_full_counts[static_cast<std::size_t>(l)]) * o.scale)));
+    const auto want = static_cast<std::size_t>(std::max<long long>(
+        1, std::llround(double(synthetic_full_counts[static_cast<std::size_t>(l)]) * o.scale)));
     if (candidates.size() > want) candidates.resize(want);
     blocks.clear();
     for (const auto& c : candidates) blocks.push_back(c.second);

@@ -63,35 +63,41 @@ void write_text(const std::string& path, const std::string& text) {
 void write_vtk(const hierarchy& h, const std::string& path, const dataset::vtk_options& options) {
   const std::string ext = ".vthb";
   if (path.size() <= ext.size() || path.compare(path.size() - ext.size(), ext.size(), ext) != 0) {
-    throw value_error("tack::amr::write_vtk: '" + path + "' must end in .vthb (VTK overlapping AMR)");
+    throw value_error("tack::amr::write_vtk: '" + path +
+                      "' must end in .vthb (VTK overlapping AMR)");
   }
   const auto slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
   const std::string stem = path.substr(dir.size(), path.size() - dir.size() - ext.size());
   if (::mkdir((dir + stem).c_str(), 0755) != 0 && errno != EEXIST) fail(dir + stem + "/", errno);
 
-  std::string xml = "<?xml version=\"1.0\"?>\n<VTKFile type=\"vtkOverlappingAMR\" version=\"1.1\" "
-                    "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n";
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"vtkOverlappingAMR\" version=\"1.1\" "
+      "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n";
   const vec3d o = h.origin();
   xml += "  <vtkOverlappingAMR origin=\"" + num(o[0]) + " " + num(o[1]) + " " + num(o[2]) +
          "\" grid_description=\"XYZ\">\n";
   for (int l = 0; l < h.n_levels(); ++l) {
     const vec3d dx = h.spacing(l);
-    xml += "    <Block level=\"" + std::to_string(l) + "\" spacing=\"" + num(dx[0]) + " " + num(dx[1]) + " " +
-           num(dx[2]) + "\">\n";
+    xml += "    <Block level=\"" + std::to_string(l) + "\" spacing=\"" + num(dx[0]) + " " +
+           num(dx[1]) + " " + num(dx[2]) + "\">\n";
     const auto& boxes = h.boxes(l);
     for (std::size_t b = 0; b < boxes.size(); ++b) {
       const box& v = boxes[b];
-      const std::string piece = stem + "/" + stem + "_" + std::to_string(l) + "_" + std::to_string(b) + ".vti";
-      dataset::uniform_grid grid({v.extent(0) + 1, v.extent(1) + 1, v.extent(2) + 1},
-                                 vec3d{o[0] + double(v.lo[0]) * dx[0], o[1] + double(v.lo[1]) * dx[1],
-                                       o[2] + double(v.lo[2]) * dx[2]},
-                                 dx);
+      const std::string piece =
+          stem + "/" + stem + "_" + std::to_string(l) + "_" + std::to_string(b) + ".vti";
+      dataset::uniform_grid grid(
+          {v.extent(0) + 1, v.extent(1) + 1, v.extent(2) + 1},
+          vec3d{o[0] + double(v.lo[0]) * dx[0], o[1] + double(v.lo[1]) * dx[1],
+                o[2] + double(v.lo[2]) * dx[2]},
+          dx);
       for (const auto& e : h.fields()) e.add_to_piece(e, l, b, grid);
       dataset::write_vtk(grid, dir + piece, options);
-      xml += "      <DataSet index=\"" + std::to_string(b) + "\" amr_box=\"" + std::to_string(v.lo[0]) + " " +
-             std::to_string(v.hi[0]) + " " + std::to_string(v.lo[1]) + " " + std::to_string(v.hi[1]) + " " +
-             std::to_string(v.lo[2]) + " " + std::to_string(v.hi[2]) + "\" file=\"" + piece + "\"/>\n";
+      xml += "      <DataSet index=\"" + std::to_string(b) + "\" amr_box=\"" +
+             std::to_string(v.lo[0]) + " " + std::to_string(v.hi[0]) + " " +
+             std::to_string(v.lo[1]) + " " + std::to_string(v.hi[1]) + " " +
+             std::to_string(v.lo[2]) + " " + std::to_string(v.hi[2]) + "\" file=\"" + piece +
+             "\"/>\n";
     }
     xml += "    </Block>\n";
   }

@@ -100,7 +100,8 @@ void host_copy(void* dst, const void* src, std::size_t bytes) noexcept {
 #if TACK_IMPL_HAVE_SSE2
     // glibc's memcpy (rep movsb) runs many times slower on some CPUs when the destination is
     // 1..63 bytes after the source modulo 4 KiB; a plain vector loop has no such cliff.
-    const auto dist = (reinterpret_cast<std::uintptr_t>(d) - reinterpret_cast<std::uintptr_t>(s)) & 4095;
+    const auto dist =
+        (reinterpret_cast<std::uintptr_t>(d) - reinterpret_cast<std::uintptr_t>(s)) & 4095;
     if (bytes >= 2048 && dist != 0 && dist < 64) {
       std::size_t i = 0;
       for (; i + 16 <= bytes; i += 16) {
@@ -144,10 +145,27 @@ void host_fill(void* dst, const void* value, std::size_t size, std::size_t count
     // memcpy calls of the doubling below).
     __m128i x;
     switch (size) {
-    case 1: x = _mm_set1_epi8(static_cast<char>(*v)); break;
-    case 2: { std::int16_t e; std::memcpy(&e, v, 2); x = _mm_set1_epi16(e); break; }
-    case 4: { std::int32_t e; std::memcpy(&e, v, 4); x = _mm_set1_epi32(e); break; }
-    default: { long long e; std::memcpy(&e, v, 8); x = _mm_set1_epi64x(e); break; }
+      case 1:
+        x = _mm_set1_epi8(static_cast<char>(*v));
+        break;
+      case 2: {
+        std::int16_t e;
+        std::memcpy(&e, v, 2);
+        x = _mm_set1_epi16(e);
+        break;
+      }
+      case 4: {
+        std::int32_t e;
+        std::memcpy(&e, v, 4);
+        x = _mm_set1_epi32(e);
+        break;
+      }
+      default: {
+        long long e;
+        std::memcpy(&e, v, 8);
+        x = _mm_set1_epi64x(e);
+        break;
+      }
     }
     _mm_store_si128(reinterpret_cast<__m128i*>(pattern_buf), x);
     _mm_store_si128(reinterpret_cast<__m128i*>(pattern_buf + 16), x);
@@ -327,8 +345,9 @@ std::vector<std::uintptr_t> relocated(const component_span& s, const span_ranges
 void copy_components(const component_span& dst, const component_span& src, std::size_t n) {
   if (n == 0) return;
   if (dst.host && src.host) {
-    throw value_error("tack::detail::copy_components: both sides are in host memory; host copies "
-                      "run in the array templates' element loops");
+    throw value_error(
+        "tack::detail::copy_components: both sides are in host memory; host copies "
+        "run in the array templates' element loops");
   }
   if (!dst.host && !src.host) {
     cuda_copy_components(dst, src, n);

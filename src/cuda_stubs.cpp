@@ -30,7 +30,9 @@ std::size_t cuda_pool_reserved_bytes(int) { no_cuda("a device memory pool"); }
 std::size_t cuda_pool_used_bytes(int) { no_cuda("a device memory pool"); }
 void cuda_trim_pool(int, std::size_t) { no_cuda("a device memory pool"); }
 void cuda_memcpy(void*, const void*, std::size_t, cuda_copy_kind) { no_cuda("a device copy"); }
-void cuda_memcpy_async(void*, const void*, std::size_t, cuda_copy_kind) { no_cuda("a device copy"); }
+void cuda_memcpy_async(void*, const void*, std::size_t, cuda_copy_kind) {
+  no_cuda("a device copy");
+}
 void cuda_memset(void*, int, std::size_t) { no_cuda("a device fill"); }
 void cuda_synchronize() {}
 bool cuda_host_pageable(const void*) { return true; }

@@ -36,14 +36,16 @@ class output_file {
 public:
   output_file(std::string path, const char* op) : path_(std::move(path)), op_(op) {
     const auto slash = path_.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path_.substr(0, slash));
+    const std::string dir =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path_.substr(0, slash));
     const std::string base = slash == std::string::npos ? path_ : path_.substr(slash + 1);
-    tmp_ = (slash == std::string::npos ? std::string() : path_.substr(0, slash + 1)) + "." + base + ".tmp.XXXXXX";
+    tmp_ = (slash == std::string::npos ? std::string() : path_.substr(0, slash + 1)) + "." + base +
+           ".tmp.XXXXXX";
     fd_ = ::mkstemp(tmp_.data());
     if (fd_ < 0) {
       const int err = errno;
-      throw error(std::string("tack::dataset::") + op_ + ": cannot write '" + path_ + "' (creating a file in '" +
-                  dir + "'): " + os_message(err));
+      throw error(std::string("tack::dataset::") + op_ + ": cannot write '" + path_ +
+                  "' (creating a file in '" + dir + "'): " + os_message(err));
     }
     ::fchmod(fd_, 0644);
     buf_.reserve(buffer_size);
@@ -97,7 +99,8 @@ private:
     }
   }
   [[noreturn]] void fail(int err) {
-    throw error(std::string("tack::dataset::") + op_ + ": cannot write '" + path_ + "': " + os_message(err));
+    throw error(std::string("tack::dataset::") + op_ + ": cannot write '" + path_ +
+                "': " + os_message(err));
   }
   std::string path_;
   const char* op_;
@@ -133,7 +136,8 @@ public:
         text_.resize(m / 3 * 4);
         char* t = text_.data();
         for (std::size_t k = 0; k < m; k += 3) {
-          const unsigned v = (unsigned(p[i + k]) << 16) | (unsigned(p[i + k + 1]) << 8) | p[i + k + 2];
+          const unsigned v =
+              (unsigned(p[i + k]) << 16) | (unsigned(p[i + k + 1]) << 8) | p[i + k + 2];
           *t++ = b64_chars[(v >> 18) & 63];
           *t++ = b64_chars[(v >> 12) & 63];
           *t++ = b64_chars[(v >> 6) & 63];
@@ -161,9 +165,10 @@ public:
 
 private:
   void emit(const unsigned char* b, int n) {
-    const unsigned v = (unsigned(b[0]) << 16) | (n > 1 ? unsigned(b[1]) << 8 : 0u) | (n > 2 ? b[2] : 0u);
-    char t[4] = {b64_chars[(v >> 18) & 63], b64_chars[(v >> 12) & 63], n > 1 ? b64_chars[(v >> 6) & 63] : '=',
-                 n > 2 ? b64_chars[v & 63] : '='};
+    const unsigned v =
+        (unsigned(b[0]) << 16) | (n > 1 ? unsigned(b[1]) << 8 : 0u) | (n > 2 ? b[2] : 0u);
+    char t[4] = {b64_chars[(v >> 18) & 63], b64_chars[(v >> 12) & 63],
+                 n > 1 ? b64_chars[(v >> 6) & 63] : '=', n > 2 ? b64_chars[v & 63] : '='};
     out_.put(t, 4);
   }
   output_file& out_;
@@ -186,14 +191,16 @@ int b64_value(unsigned char c) {
 using chunk_sink = std::function<void(const void*, std::size_t)>;
 
 struct out_array {
-  std::string name;        // empty: no Name attribute
-  std::string vtk_type;    // "Float32"
-  std::string scalar;      // tack scalar name: "f32"
+  std::string name;      // empty: no Name attribute
+  std::string vtk_type;  // "Float32"
+  std::string scalar;    // tack scalar name: "f32"
   int components = 1;
   index_t tuples = 0;
   std::size_t scalar_size = 4;
   std::function<void(const chunk_sink&)> produce;
-  std::size_t nbytes() const { return static_cast<std::size_t>(tuples) * static_cast<std::size_t>(components) * scalar_size; }
+  std::size_t nbytes() const {
+    return static_cast<std::size_t>(tuples) * static_cast<std::size_t>(components) * scalar_size;
+  }
 };
 
 const char* vtk_type_of(std::string_view scalar) {
@@ -229,7 +236,9 @@ out_array field_array(const std::string& name, const any_field& f) {
   o.name = name;
   o.scalar = std::string(f.scalar_dtype().name());
   const char* t = vtk_type_of(o.scalar);
-  if (!t) throw value_error("tack::dataset::write_vtk: field '" + name + "' has element type " + std::string(f.dtype().name()) + ", which VTK files cannot hold");
+  if (!t)
+    throw value_error("tack::dataset::write_vtk: field '" + name + "' has element type " +
+                      std::string(f.dtype().name()) + ", which VTK files cannot hold");
   o.vtk_type = t;
   o.components = f.components();
   o.tuples = f.size();
@@ -271,11 +280,20 @@ std::string xml_escape(const std::string& s) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '&': o += "&amp;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      default:
+        o += c;
     }
   }
   return o;
@@ -329,7 +347,9 @@ public:
       }
     }
   }
-  std::string header_type() const { return opt_.header == vtk_header::uint32 ? "UInt32" : "UInt64"; }
+  std::string header_type() const {
+    return opt_.header == vtk_header::uint32 ? "UInt32" : "UInt64";
+  }
   void finish() {
     if (opt_.encoding == vtk_encoding::appended) {
       out_.put("  <AppendedData encoding=\"raw\">\n   _");
@@ -368,13 +388,15 @@ void check_extension(const std::string& path, const char* want, const std::strin
   const auto dot = path.rfind('.');
   const std::string ext = dot == std::string::npos ? std::string() : path.substr(dot);
   if (ext != want) {
-    throw value_error("tack::dataset::write_vtk: a " + mesh + " is written as a " + want + " file; got '" + path + "'");
+    throw value_error("tack::dataset::write_vtk: a " + mesh + " is written as a " + want +
+                      " file; got '" + path + "'");
   }
 }
 
 std::string file_head(const char* type, const vtk_writer& w) {
   return std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"") + type +
-         "\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"" + w.header_type() + "\">\n";
+         "\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"" + w.header_type() +
+         "\">\n";
 }
 
 template <class Mesh>
@@ -390,7 +412,8 @@ void write_fields(vtk_writer& w, output_file& out, const Mesh& mesh) {
 }
 
 std::string extent_string(const std::array<index_t, 3>& d) {
-  return "0 " + std::to_string(d[0] - 1) + " 0 " + std::to_string(d[1] - 1) + " 0 " + std::to_string(d[2] - 1);
+  return "0 " + std::to_string(d[0] - 1) + " 0 " + std::to_string(d[1] - 1) + " 0 " +
+         std::to_string(d[2] - 1);
 }
 
 // ---- XML tokenizer --------------------------------------------------------------------------
@@ -447,7 +470,9 @@ private:
   }
   bool starts(std::string_view p) const { return s_.compare(pos_, p.size(), p) == 0; }
   void skip_ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t')) ++pos_;
+    while (pos_ < s_.size() &&
+           (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\r' || s_[pos_] == '\t'))
+      ++pos_;
   }
   void skip_to(std::string_view end, const char* what) {
     const auto e = s_.find(end, pos_);
@@ -458,15 +483,19 @@ private:
   void skip_misc() {
     for (;;) {
       skip_ws();
-      if (starts("<?")) skip_to("?>", "processing instruction");
-      else if (starts("<!--")) skip_to("-->", "comment");
-      else if (starts("<!")) skip_to(">", "declaration");
-      else return;
+      if (starts("<?"))
+        skip_to("?>", "processing instruction");
+      else if (starts("<!--"))
+        skip_to("-->", "comment");
+      else if (starts("<!"))
+        skip_to(">", "declaration");
+      else
+        return;
     }
   }
   static bool name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-           c == ':' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == ':' || c == '.';
   }
   std::string name() {
     const std::size_t b = pos_;
@@ -484,12 +513,18 @@ private:
       const auto semi = v.find(';', i);
       if (semi == std::string_view::npos) fail("unterminated entity in an attribute");
       const auto ent = v.substr(i + 1, semi - i - 1);
-      if (ent == "lt") o += '<';
-      else if (ent == "gt") o += '>';
-      else if (ent == "amp") o += '&';
-      else if (ent == "quot") o += '"';
-      else if (ent == "apos") o += '\'';
-      else fail("unknown entity &" + std::string(ent) + ";");
+      if (ent == "lt")
+        o += '<';
+      else if (ent == "gt")
+        o += '>';
+      else if (ent == "amp")
+        o += '&';
+      else if (ent == "quot")
+        o += '"';
+      else if (ent == "apos")
+        o += '\'';
+      else
+        fail("unknown entity &" + std::string(ent) + ";");
       i = semi;
     }
     return o;
@@ -516,7 +551,8 @@ private:
       if (pos_ >= s_.size() || s_[pos_] != '=') fail("expected '=' after attribute " + key);
       ++pos_;
       skip_ws();
-      if (pos_ >= s_.size() || (s_[pos_] != '"' && s_[pos_] != '\'')) fail("expected a quoted value for " + key);
+      if (pos_ >= s_.size() || (s_[pos_] != '"' && s_[pos_] != '\''))
+        fail("expected a quoted value for " + key);
       const char q = s_[pos_++];
       const auto end = s_.find(q, pos_);
       if (end == std::string::npos) fail("unterminated value of attribute " + key);
@@ -528,7 +564,8 @@ private:
       const auto u = s_.find('_', pos_);
       if (u == std::string::npos) fail("<AppendedData> has no '_' marker");
       for (std::size_t k = pos_; k < u; ++k)
-        if (s_[k] != ' ' && s_[k] != '\n' && s_[k] != '\r' && s_[k] != '\t') fail("unexpected text before the '_' of <AppendedData>");
+        if (s_[k] != ' ' && s_[k] != '\n' && s_[k] != '\r' && s_[k] != '\t')
+          fail("unexpected text before the '_' of <AppendedData>");
       appended_ = true;
       appended_elem_ = e;
       appended_start_ = u + 1;
@@ -596,16 +633,26 @@ std::size_t vtk_type_size(std::string_view t) {
 /// Calls `f.template operator()<S>()` with the C++ scalar of VTK type `t`.
 template <class F>
 void with_vtk_scalar(std::string_view t, F&& f) {
-  if (t == "Float32") f.template operator()<float>();
-  else if (t == "Float64") f.template operator()<double>();
-  else if (t == "Int8") f.template operator()<std::int8_t>();
-  else if (t == "UInt8") f.template operator()<std::uint8_t>();
-  else if (t == "Int16") f.template operator()<std::int16_t>();
-  else if (t == "UInt16") f.template operator()<std::uint16_t>();
-  else if (t == "Int32") f.template operator()<std::int32_t>();
-  else if (t == "UInt32") f.template operator()<std::uint32_t>();
-  else if (t == "Int64") f.template operator()<std::int64_t>();
-  else if (t == "UInt64") f.template operator()<std::uint64_t>();
+  if (t == "Float32")
+    f.template operator()<float>();
+  else if (t == "Float64")
+    f.template operator()<double>();
+  else if (t == "Int8")
+    f.template operator()<std::int8_t>();
+  else if (t == "UInt8")
+    f.template operator()<std::uint8_t>();
+  else if (t == "Int16")
+    f.template operator()<std::int16_t>();
+  else if (t == "UInt16")
+    f.template operator()<std::uint16_t>();
+  else if (t == "Int32")
+    f.template operator()<std::int32_t>();
+  else if (t == "UInt32")
+    f.template operator()<std::uint32_t>();
+  else if (t == "Int64")
+    f.template operator()<std::int64_t>();
+  else if (t == "UInt64")
+    f.template operator()<std::uint64_t>();
 }
 
 class vtk_file {
@@ -615,7 +662,8 @@ public:
     if (fd_ < 0) {
       const int err = errno;
       if (err == ENOENT || err == EACCES || err == EISDIR) {
-        throw value_error("tack::dataset::read_vtk: cannot open '" + path + "': " + os_message(err));
+        throw value_error("tack::dataset::read_vtk: cannot open '" + path +
+                          "': " + os_message(err));
       }
       throw error("tack::dataset::read_vtk: cannot open '" + path + "': " + os_message(err));
     }
@@ -637,8 +685,8 @@ public:
   /// Refuses a read past the end of the file ("truncated").
   void pread_check(std::size_t n, std::size_t off, const std::string& what) const {
     if (off > size_ || n > size_ - off) {
-      ctx_.fail(what + " is truncated: it needs bytes up to " + std::to_string(off + n) + " but the file has " +
-                std::to_string(size_));
+      ctx_.fail(what + " is truncated: it needs bytes up to " + std::to_string(off + n) +
+                " but the file has " + std::to_string(size_));
     }
   }
   /// Reads `n` bytes at file offset `off` into `dst`; a short read is "truncated".
@@ -646,7 +694,8 @@ public:
     pread_check(n, off, what);
     char* p = static_cast<char*>(dst);
     while (n > 0) {
-      const ssize_t r = ::pread(fd_, p, std::min<std::size_t>(n, std::size_t{1} << 30), static_cast<off_t>(off));
+      const ssize_t r =
+          ::pread(fd_, p, std::min<std::size_t>(n, std::size_t{1} << 30), static_cast<off_t>(off));
       if (r < 0) {
         if (errno == EINTR) continue;
         ctx_.fail("reading " + what + ": " + os_message(errno));
@@ -696,7 +745,8 @@ private:
       const auto a = text_.find("<AppendedData", searched);
       searched = text_.size() > 16 ? text_.size() - 16 : 0;
       if (a != std::string::npos) {
-        const auto u = text_.find('_', text_.find('>', a) == std::string::npos ? a : text_.find('>', a));
+        const auto u =
+            text_.find('_', text_.find('>', a) == std::string::npos ? a : text_.find('>', a));
         if (u != std::string::npos && text_.find('>', a) != std::string::npos) {
           text_.resize(u + 1);
           return;
@@ -743,7 +793,9 @@ bool parse_number(std::string_view tok, S& out) {
     W w{};
     auto r = std::from_chars(tok.data(), tok.data() + tok.size(), w);
     if (r.ec != std::errc() || r.ptr != tok.data() + tok.size()) return false;
-    if (w < static_cast<W>(std::numeric_limits<S>::min()) || w > static_cast<W>(std::numeric_limits<S>::max())) return false;
+    if (w < static_cast<W>(std::numeric_limits<S>::min()) ||
+        w > static_cast<W>(std::numeric_limits<S>::max()))
+      return false;
     out = static_cast<S>(w);
     return true;
   }
@@ -761,16 +813,19 @@ public:
     type_ = *t;
     if (vtk_type_size(type_) == 0) fail("has type \"" + type_ + "\", which tack does not read");
     const std::string* c = e.attr("NumberOfComponents");
-    if (c && (!parse_number(*c, comps_) || comps_ < 1 || comps_ > 64)) fail("has NumberOfComponents \"" + *c + "\"");
+    if (c && (!parse_number(*c, comps_) || comps_ < 1 || comps_ > 64))
+      fail("has NumberOfComponents \"" + *c + "\"");
     const std::string* f = e.attr("format");
     format_ = f ? *f : std::string("ascii");
-    if (format_ != "ascii" && format_ != "binary" && format_ != "appended") fail("has format \"" + format_ + "\"");
+    if (format_ != "ascii" && format_ != "binary" && format_ != "appended")
+      fail("has format \"" + format_ + "\"");
   }
   const std::string& name() const { return name_; }
   const std::string& type() const { return type_; }
   int components() const { return comps_; }
   [[noreturn]] void fail(const std::string& what) const {
-    file_.ctx().fail("DataArray" + (name_.empty() ? std::string() : " '" + name_ + "'") + " " + what);
+    file_.ctx().fail("DataArray" + (name_.empty() ? std::string() : " '" + name_ + "'") + " " +
+                     what);
   }
 
   /// Reads `count` scalars of type `S` (the file's type) into `dst`.
@@ -779,18 +834,24 @@ public:
     std::size_t nbytes = 0;
     if (__builtin_mul_overflow(count, sizeof(S), &nbytes)) fail("is too large");
     if (format_ == "ascii") {
-      std::string_view text = std::string_view(file_.text()).substr(e_.text_begin, e_.text_end - e_.text_begin);
-      text = text.substr(0, text.find('<'));  // the values precede any nested element (InformationKey)
-      if (count > text.size()) fail("has " + std::to_string(text.size()) + " characters for " + std::to_string(count) + " values");
+      std::string_view text =
+          std::string_view(file_.text()).substr(e_.text_begin, e_.text_end - e_.text_begin);
+      text =
+          text.substr(0, text.find('<'));  // the values precede any nested element (InformationKey)
+      if (count > text.size())
+        fail("has " + std::to_string(text.size()) + " characters for " + std::to_string(count) +
+             " values");
       std::size_t k = 0, i = 0;
       while (k < count) {
         while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-        if (i >= text.size()) fail("has " + std::to_string(k) + " values; expected " + std::to_string(count));
+        if (i >= text.size())
+          fail("has " + std::to_string(k) + " values; expected " + std::to_string(count));
         std::size_t j = i;
         while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
         if (!parse_number(text.substr(i, j - i), dst[k])) {
-          fail("value " + std::to_string(k) + " \"" + std::string(text.substr(i, std::min<std::size_t>(j - i, 32))) +
-               "\" is not a " + type_);
+          fail("value " + std::to_string(k) + " \"" +
+               std::string(text.substr(i, std::min<std::size_t>(j - i, 32))) + "\" is not a " +
+               type_);
         }
         ++k;
         i = j;
@@ -800,7 +861,8 @@ public:
       return;
     }
     if (format_ == "binary") {
-      std::string_view text = std::string_view(file_.text()).substr(e_.text_begin, e_.text_end - e_.text_begin);
+      std::string_view text =
+          std::string_view(file_.text()).substr(e_.text_begin, e_.text_end - e_.text_begin);
       decode_base64(text, dst, nbytes);
       return;
     }
@@ -813,9 +875,11 @@ public:
     const std::string encoding = enc ? *enc : std::string("raw");
     if (encoding == "raw") {
       std::size_t at = 0;
-      if (__builtin_add_overflow(xml_.appended_start(), offset, &at)) fail("has an offset past the file");
+      if (__builtin_add_overflow(xml_.appended_start(), offset, &at))
+        fail("has an offset past the file");
       const std::size_t h = read_header_raw(at);
-      if (h != nbytes) fail("holds " + std::to_string(h) + " bytes; expected " + std::to_string(nbytes));
+      if (h != nbytes)
+        fail("holds " + std::to_string(h) + " bytes; expected " + std::to_string(nbytes));
       file_.pread_parallel(dst, nbytes, at + header_size_, "DataArray '" + name_ + "'");
     } else if (encoding == "base64") {
       const std::string& tail = file_.tail(xml_.appended_start());
@@ -854,7 +918,8 @@ private:
     }
     std::uint64_t h = 0;
     file_.pread_exact(&h, 8, at, "the header of DataArray '" + name_ + "'");
-    if (h > std::numeric_limits<std::size_t>::max()) fail("has a header of " + std::to_string(h) + " bytes");
+    if (h > std::numeric_limits<std::size_t>::max())
+      fail("has a header of " + std::to_string(h) + " bytes");
     return static_cast<std::size_t>(h);
   }
   // Decodes header + data from base64 text (quartet by quartet, so either one continuous
@@ -863,13 +928,16 @@ private:
     unsigned char header[8] = {};
     std::size_t got = 0;
     const std::size_t total = header_size_ + nbytes;
-    if (nbytes / 3 > text.size()) fail("has too little base64 text for " + std::to_string(nbytes) + " bytes");
+    if (nbytes / 3 > text.size())
+      fail("has too little base64 text for " + std::to_string(nbytes) + " bytes");
     auto* out = static_cast<unsigned char*>(dst);
     int q[4];
     int nq = 0;
     auto emit = [&](unsigned char b) {
-      if (got < header_size_) header[got] = b;
-      else if (got < total) out[got - header_size_] = b;
+      if (got < header_size_)
+        header[got] = b;
+      else if (got < total)
+        out[got - header_size_] = b;
       ++got;
     };
     for (std::size_t i = 0; i < text.size() && got < total; ++i) {
@@ -880,9 +948,11 @@ private:
       if (v == -1) fail("has a character that is not base64 at position " + std::to_string(i));
       q[nq++] = v;
       if (nq == 4) {
-        if (q[0] < 0 || q[1] < 0 || (q[2] == -2 && q[3] != -2)) fail("has malformed base64 padding");
+        if (q[0] < 0 || q[1] < 0 || (q[2] == -2 && q[3] != -2))
+          fail("has malformed base64 padding");
         const int n = q[2] == -2 ? 1 : (q[3] == -2 ? 2 : 3);
-        const unsigned v24 = (unsigned(q[0]) << 18) | (unsigned(q[1]) << 12) | (n > 1 ? unsigned(q[2]) << 6 : 0u) | (n > 2 ? unsigned(q[3]) : 0u);
+        const unsigned v24 = (unsigned(q[0]) << 18) | (unsigned(q[1]) << 12) |
+                             (n > 1 ? unsigned(q[2]) << 6 : 0u) | (n > 2 ? unsigned(q[3]) : 0u);
         emit(static_cast<unsigned char>(v24 >> 16));
         if (n > 1) emit(static_cast<unsigned char>(v24 >> 8));
         if (n > 2) emit(static_cast<unsigned char>(v24));
@@ -890,8 +960,9 @@ private:
       }
     }
     if (got < total) {
-      fail("is truncated: its base64 text holds " + std::to_string(got > header_size_ ? got - header_size_ : 0) +
-           " bytes; expected " + std::to_string(nbytes));
+      fail("is truncated: its base64 text holds " +
+           std::to_string(got > header_size_ ? got - header_size_ : 0) + " bytes; expected " +
+           std::to_string(nbytes));
     }
     std::uint64_t h = 0;
     if (header_size_ == 4) {
@@ -901,7 +972,8 @@ private:
     } else {
       std::memcpy(&h, header, 8);
     }
-    if (h != nbytes) fail("holds " + std::to_string(h) + " bytes; expected " + std::to_string(nbytes));
+    if (h != nbytes)
+      fail("holds " + std::to_string(h) + " bytes; expected " + std::to_string(nbytes));
   }
 
   vtk_file& file_;
@@ -922,7 +994,9 @@ void read_field(array_reader& a, index_t tuples, const function_space& space, Me
   bool done = false;
   auto make = [&]<class T>() {
     auto values = tack::empty<T>(tuples);
-    if (tuples > 0) a.read(reinterpret_cast<scalar_t<T>*>(values.data()), static_cast<std::size_t>(tuples) * components_v<T>);
+    if (tuples > 0)
+      a.read(reinterpret_cast<scalar_t<T>*>(values.data()),
+             static_cast<std::size_t>(tuples) * components_v<T>);
     mesh.fields[a.name()] = field<T>(space, values);
     done = true;
   };
@@ -933,16 +1007,29 @@ void read_field(array_reader& a, index_t tuples, const function_space& space, Me
   } else if (t == "Float32" || t == "Float64") {
     auto by = [&]<class S>() {
       switch (c) {
-        case 2: make.template operator()<vec<S, 2>>(); break;
-        case 3: make.template operator()<vec<S, 3>>(); break;
-        case 4: make.template operator()<vec<S, 4>>(); break;
-        case 9: make.template operator()<mat<S, 3, 3>>(); break;
-        case 16: make.template operator()<mat<S, 4, 4>>(); break;
-        default: break;
+        case 2:
+          make.template operator()<vec<S, 2>>();
+          break;
+        case 3:
+          make.template operator()<vec<S, 3>>();
+          break;
+        case 4:
+          make.template operator()<vec<S, 4>>();
+          break;
+        case 9:
+          make.template operator()<mat<S, 3, 3>>();
+          break;
+        case 16:
+          make.template operator()<mat<S, 4, 4>>();
+          break;
+        default:
+          break;
       }
     };
-    if (t == "Float32") by.template operator()<float>();
-    else by.template operator()<double>();
+    if (t == "Float32")
+      by.template operator()<float>();
+    else
+      by.template operator()<double>();
   }
   if (!done) {
     a.fail("has " + std::to_string(c) + " components of " + t +
@@ -950,7 +1037,8 @@ void read_field(array_reader& a, index_t tuples, const function_space& space, Me
   }
 }
 
-std::array<index_t, 6> parse_extent(const reader_error_context& ctx, const xml_element& e, const char* attr) {
+std::array<index_t, 6> parse_extent(const reader_error_context& ctx, const xml_element& e,
+                                    const char* attr) {
   const std::string* s = e.attr(attr);
   if (!s) ctx.fail("<" + e.name + "> has no " + attr);
   std::array<index_t, 6> x{};
@@ -959,18 +1047,23 @@ std::array<index_t, 6> parse_extent(const reader_error_context& ctx, const xml_e
     v = trim(v);
     const auto sp = v.find_first_of(" \t\n\r");
     const auto tok = v.substr(0, sp);
-    if (tok.empty() || !parse_number(tok, x[static_cast<std::size_t>(k)])) ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" is not 6 integers");
+    if (tok.empty() || !parse_number(tok, x[static_cast<std::size_t>(k)]))
+      ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" is not 6 integers");
     v = sp == std::string_view::npos ? std::string_view() : v.substr(sp);
   }
-  if (!trim(v).empty()) ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" has more than 6 integers");
+  if (!trim(v).empty())
+    ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" has more than 6 integers");
   for (int d = 0; d < 3; ++d) {
-    const index_t lo = x[static_cast<std::size_t>(2 * d)], hi = x[static_cast<std::size_t>(2 * d + 1)];
-    if (hi < lo || hi - lo >= (index_t{1} << 31)) ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" is not a valid extent");
+    const index_t lo = x[static_cast<std::size_t>(2 * d)],
+                  hi = x[static_cast<std::size_t>(2 * d + 1)];
+    if (hi < lo || hi - lo >= (index_t{1} << 31))
+      ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" is not a valid extent");
   }
   return x;
 }
 
-vec3d parse_vec3(const reader_error_context& ctx, const xml_element& e, const char* attr, vec3d fallback) {
+vec3d parse_vec3(const reader_error_context& ctx, const xml_element& e, const char* attr,
+                 vec3d fallback) {
   const std::string* s = e.attr(attr);
   if (!s) return fallback;
   vec3d out{};
@@ -978,13 +1071,15 @@ vec3d parse_vec3(const reader_error_context& ctx, const xml_element& e, const ch
   for (int k = 0; k < 3; ++k) {
     v = trim(v);
     const auto sp = v.find_first_of(" \t\n\r");
-    if (!parse_number(v.substr(0, sp), out[k])) ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" is not 3 numbers");
+    if (!parse_number(v.substr(0, sp), out[k]))
+      ctx.fail("<" + e.name + "> " + attr + "=\"" + *s + "\" is not 3 numbers");
     v = sp == std::string_view::npos ? std::string_view() : v.substr(sp);
   }
   return out;
 }
 
-const xml_element& need(const reader_error_context& ctx, const xml_element& parent, const char* name) {
+const xml_element& need(const reader_error_context& ctx, const xml_element& parent,
+                        const char* name) {
   const xml_element* c = parent.child(name);
   if (!c) ctx.fail("<" + parent.name + "> has no <" + name + ">");
   return *c;
@@ -993,7 +1088,9 @@ const xml_element& need(const reader_error_context& ctx, const xml_element& pare
 const xml_element& single_piece(const reader_error_context& ctx, const xml_element& grid) {
   int pieces = 0;
   for (auto& c : grid.children) pieces += c.name == "Piece";
-  if (pieces != 1) ctx.fail("<" + grid.name + "> has " + std::to_string(pieces) + " pieces; tack reads files of exactly one");
+  if (pieces != 1)
+    ctx.fail("<" + grid.name + "> has " + std::to_string(pieces) +
+             " pieces; tack reads files of exactly one");
   return need(ctx, grid, "Piece");
 }
 
@@ -1005,7 +1102,8 @@ index_t count_attr(const reader_error_context& ctx, const xml_element& e, const 
 }
 
 template <class Mesh>
-void read_point_and_cell_data(vtk_file& file, const xml_parser& xml, std::size_t hs, const xml_element& piece, Mesh& mesh) {
+void read_point_and_cell_data(vtk_file& file, const xml_parser& xml, std::size_t hs,
+                              const xml_element& piece, Mesh& mesh) {
   for (const char* section : {"PointData", "CellData"}) {
     const xml_element* d = piece.child(section);
     if (!d) continue;
@@ -1022,7 +1120,8 @@ void read_point_and_cell_data(vtk_file& file, const xml_parser& xml, std::size_t
 /// Checks that `count * comps` values of the element could fit the file before allocating.
 void check_plausible(const vtk_file& file, const array_reader& a, index_t count) {
   std::size_t bytes = 0;
-  if (__builtin_mul_overflow(static_cast<std::size_t>(count), static_cast<std::size_t>(a.components()), &bytes) ||
+  if (__builtin_mul_overflow(static_cast<std::size_t>(count),
+                             static_cast<std::size_t>(a.components()), &bytes) ||
       __builtin_mul_overflow(bytes, vtk_type_size(a.type()), &bytes) || bytes / 8 > file.size()) {
     a.fail("claims " + std::to_string(count) + " values of " + std::to_string(a.components()) +
            " components, more than the file of " + std::to_string(file.size()) + " bytes can hold");
@@ -1040,11 +1139,15 @@ mesh read_file(const std::string& path) {
   if (const std::string* bo = root.attr("byte_order"); bo && *bo != "LittleEndian") {
     ctx.fail("byte_order is " + *bo + "; tack reads LittleEndian files");
   }
-  if (root.attr("compressor")) ctx.fail("the data is compressed (" + *root.attr("compressor") + "); tack reads uncompressed files");
+  if (root.attr("compressor"))
+    ctx.fail("the data is compressed (" + *root.attr("compressor") +
+             "); tack reads uncompressed files");
   std::size_t hs = 4;
   if (const std::string* h = root.attr("header_type")) {
-    if (*h == "UInt64") hs = 8;
-    else if (*h != "UInt32") ctx.fail("header_type is " + *h + "; expected UInt32 or UInt64");
+    if (*h == "UInt64")
+      hs = 8;
+    else if (*h != "UInt32")
+      ctx.fail("header_type is " + *h + "; expected UInt32 or UInt64");
   }
   auto attach = [&]<class Mesh>(Mesh& m, const xml_element& piece) -> mesh {
     try {
@@ -1067,20 +1170,29 @@ mesh read_file(const std::string& path) {
       for (int k = 0; k < 9; ++k) {
         v = trim(v);
         const auto sp = v.find_first_of(" \t\n\r");
-        if (!parse_number(v.substr(0, sp), m[k])) ctx.fail("<ImageData> Direction=\"" + *dir + "\" is not 9 numbers");
+        if (!parse_number(v.substr(0, sp), m[k]))
+          ctx.fail("<ImageData> Direction=\"" + *dir + "\" is not 9 numbers");
         v = sp == std::string_view::npos ? std::string_view() : v.substr(sp);
       }
       for (int k = 0; k < 9; ++k)
-        if (m[k] != (k % 4 == 0 ? 1.0 : 0.0)) ctx.fail("<ImageData> has Direction=\"" + *dir + "\"; tack reads axis-aligned images only");
+        if (m[k] != (k % 4 == 0 ? 1.0 : 0.0))
+          ctx.fail("<ImageData> has Direction=\"" + *dir +
+                   "\"; tack reads axis-aligned images only");
     }
     const xml_element& piece = single_piece(ctx, g);
-    if (piece.attr("Extent") && parse_extent(ctx, piece, "Extent") != ext) ctx.fail("the piece's Extent is not the WholeExtent");
-    const std::array<index_t, 3> dims = {ext[1] - ext[0] + 1, ext[3] - ext[2] + 1, ext[5] - ext[4] + 1};
+    if (piece.attr("Extent") && parse_extent(ctx, piece, "Extent") != ext)
+      ctx.fail("the piece's Extent is not the WholeExtent");
+    const std::array<index_t, 3> dims = {ext[1] - ext[0] + 1, ext[3] - ext[2] + 1,
+                                         ext[5] - ext[4] + 1};
     vec3d o = origin;
-    for (int d = 0; d < 3; ++d) o[d] += static_cast<double>(ext[static_cast<std::size_t>(2 * d)]) * spacing[d];
+    for (int d = 0; d < 3; ++d)
+      o[d] += static_cast<double>(ext[static_cast<std::size_t>(2 * d)]) * spacing[d];
     std::optional<uniform_grid> m;
     try {
-      if (static_cast<double>(dims[0]) * static_cast<double>(dims[1]) * static_cast<double>(dims[2]) > 1e15) ctx.fail("WholeExtent is too large");
+      if (static_cast<double>(dims[0]) * static_cast<double>(dims[1]) *
+              static_cast<double>(dims[2]) >
+          1e15)
+        ctx.fail("WholeExtent is too large");
       m.emplace(dims, o, spacing);
     } catch (const value_error& e) {
       if (std::string(e.what()).find("read_vtk") != std::string::npos) throw;
@@ -1096,12 +1208,15 @@ mesh read_file(const std::string& path) {
     std::vector<const xml_element*> arrays;
     for (auto& c : coords.children)
       if (c.name == "DataArray") arrays.push_back(&c);
-    if (arrays.size() != 3) ctx.fail("<Coordinates> has " + std::to_string(arrays.size()) + " DataArrays; expected 3");
+    if (arrays.size() != 3)
+      ctx.fail("<Coordinates> has " + std::to_string(arrays.size()) + " DataArrays; expected 3");
     array<double> axes[3];
     for (int d = 0; d < 3; ++d) {
       array_reader a(file, xml, *arrays[static_cast<std::size_t>(d)], hs);
-      const index_t n = ext[static_cast<std::size_t>(2 * d + 1)] - ext[static_cast<std::size_t>(2 * d)] + 1;
-      if (a.components() != 1) a.fail("has " + std::to_string(a.components()) + " components; a coordinate array has 1");
+      const index_t n =
+          ext[static_cast<std::size_t>(2 * d + 1)] - ext[static_cast<std::size_t>(2 * d)] + 1;
+      if (a.components() != 1)
+        a.fail("has " + std::to_string(a.components()) + " components; a coordinate array has 1");
       check_plausible(file, a, n);
       axes[d] = array_from(a.read_as<double>(static_cast<std::size_t>(n)));
     }
@@ -1122,7 +1237,8 @@ mesh read_file(const std::string& path) {
     const xml_element* pa = pts.child("DataArray");
     if (!pa) ctx.fail("<Points> has no DataArray");
     array_reader p(file, xml, *pa, hs);
-    if (p.components() != 3) p.fail("has " + std::to_string(p.components()) + " components; points have 3");
+    if (p.components() != 3)
+      p.fail("has " + std::to_string(p.components()) + " components; points have 3");
     check_plausible(file, p, np);
     std::variant<array<vec3f>, array<vec3d>> points;
     if (p.type() == "Float32") {
@@ -1142,11 +1258,15 @@ mesh read_file(const std::string& path) {
     for (auto& c : cells.children) {
       const std::string* n = c.attr("Name");
       if (c.name != "DataArray" || !n) continue;
-      if (*n == "connectivity") ce = &c;
-      else if (*n == "offsets") oe = &c;
-      else if (*n == "types") te = &c;
+      if (*n == "connectivity")
+        ce = &c;
+      else if (*n == "offsets")
+        oe = &c;
+      else if (*n == "types")
+        te = &c;
     }
-    if (!ce || !oe || !te) ctx.fail("<Cells> needs DataArrays named connectivity, offsets and types");
+    if (!ce || !oe || !te)
+      ctx.fail("<Cells> needs DataArrays named connectivity, offsets and types");
     array_reader oa(file, xml, *oe, hs), ta(file, xml, *te, hs), ca(file, xml, *ce, hs);
     check_plausible(file, oa, nc);
     check_plausible(file, ta, nc);
@@ -1161,13 +1281,18 @@ mesh read_file(const std::string& path) {
     for (std::size_t i = 0; i < types.size(); ++i) {
       if (types[i] < 0 || types[i] > 255 || cell_type_points(static_cast<int>(types[i])) == 0) {
         ta.fail("cell " + std::to_string(i) + " has cell type " + std::to_string(types[i]) + " (" +
-                cell_type_name(static_cast<int>(types[i])) + "), which tack does not read; supported: " + supported_cell_types());
+                cell_type_name(static_cast<int>(types[i])) +
+                "), which tack does not read; supported: " + supported_cell_types());
       }
     }
     std::vector<std::uint8_t> t8(types.begin(), types.end());
     std::optional<unstructured_grid> m;
     try {
-      std::visit([&](const auto& pp) { m.emplace(pp, array_from(conn), array_from(offsets), array_from(t8)); }, points);
+      std::visit(
+          [&](const auto& pp) {
+            m.emplace(pp, array_from(conn), array_from(offsets), array_from(t8));
+          },
+          points);
     } catch (const value_error& e) {
       ctx.fail(e.what());
     }
@@ -1185,9 +1310,9 @@ void write_vtk(const uniform_grid& mesh, const std::string& path, const vtk_opti
   const auto d = mesh.point_dims();
   const vec3d o = mesh.origin(), s = mesh.spacing();
   out.put(file_head("ImageData", w));
-  out.put("  <ImageData WholeExtent=\"" + extent_string(d) + "\" Origin=\"" + num(o[0]) + " " + num(o[1]) + " " +
-          num(o[2]) + "\" Spacing=\"" + num(s[0]) + " " + num(s[1]) + " " + num(s[2]) +
-          "\" Direction=\"1 0 0 0 1 0 0 0 1\">\n");
+  out.put("  <ImageData WholeExtent=\"" + extent_string(d) + "\" Origin=\"" + num(o[0]) + " " +
+          num(o[1]) + " " + num(o[2]) + "\" Spacing=\"" + num(s[0]) + " " + num(s[1]) + " " +
+          num(s[2]) + "\" Direction=\"1 0 0 0 1 0 0 0 1\">\n");
   out.put("    <Piece Extent=\"" + extent_string(d) + "\">\n");
   write_fields(w, out, mesh);
   out.put("    </Piece>\n  </ImageData>\n");
@@ -1221,7 +1346,8 @@ void write_vtk(const unstructured_grid& mesh, const std::string& path, const vtk
           "\" NumberOfCells=\"" + std::to_string(mesh.n_cells()) + "\">\n");
   write_fields(w, out, mesh);
   out.put("      <Points>\n");
-  std::visit([&](const auto& p) { w.data_array("        ", array_of("Points", p)); }, mesh.points());
+  std::visit([&](const auto& p) { w.data_array("        ", array_of("Points", p)); },
+             mesh.points());
   out.put("      </Points>\n      <Cells>\n");
   w.data_array("        ", array_of("connectivity", mesh.connectivity()));
   const auto off = mesh.offsets();
@@ -1236,10 +1362,12 @@ mesh read_vtk(const std::string& path) { return read_file(path); }
 
 void write_pvd(const std::string& path, const std::vector<pvd_entry>& entries) {
   output_file out(path, "write_pvd");
-  out.put("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n");
+  out.put(
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
+      "byte_order=\"LittleEndian\">\n  <Collection>\n");
   for (const auto& e : entries) {
-    out.put("    <DataSet timestep=\"" + num(e.time) + "\" group=\"\" part=\"" + std::to_string(e.part) + "\" file=\"" +
-            xml_escape(e.file) + "\"/>\n");
+    out.put("    <DataSet timestep=\"" + num(e.time) + "\" group=\"\" part=\"" +
+            std::to_string(e.part) + "\" file=\"" + xml_escape(e.file) + "\"/>\n");
   }
   out.put("  </Collection>\n</VTKFile>\n");
   out.commit();

@@ -72,7 +72,8 @@ std::optional<int> take_count(std::string_view& text, int limit) {
 }
 
 [[noreturn]] void throw_parse_error(std::string_view text, const char* why) {
-  throw value_error("tack::dtype::parse: \"" + std::string(text) + "\" is not a dtype name (" + why +
+  throw value_error("tack::dtype::parse: \"" + std::string(text) + "\" is not a dtype name (" +
+                    why +
                     "); expected a scalar (f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool), "
                     "vecN(scalar) with N in 1.." +
                     std::to_string(detail::dtype_runtime_vector_max) +

@@ -111,7 +111,8 @@ void stream::synchronize() const {
 
 bool stream::idle() const {
   if (device().is_cpu()) return true;
-  return detail::cuda_stream_idle(device().id(), native(), ("tack::stream::idle on " + str()).c_str());
+  return detail::cuda_stream_idle(device().id(), native(),
+                                  ("tack::stream::idle on " + str()).c_str());
 }
 
 stream_scope::stream_scope(const stream& s) : stream_(s) {

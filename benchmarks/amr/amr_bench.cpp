@@ -25,7 +25,7 @@ using tack::index_t;
 namespace {
 
 struct wave {
-  TACK_HOST_DEVICE tack::vec3d operator()(const tack::vec3d &x) const {
+  TACK_HOST_DEVICE tack::vec3d operator()(const tack::vec3d& x) const {
     const double f =
         x[0] * x[0] - 0.5 * x[1] + 3.0 * x[2] * x[2] * x[2] + (x[0] > 0.41 ? 0.3 : 0.0);
     return tack::vec3d{f, 2.0 * f - x[0], x[1] * x[2]};
@@ -34,11 +34,11 @@ struct wave {
 
 struct noop {
   template <class A, class B>
-  TACK_HOST_DEVICE void operator()(index_t, const A &, const B &) const {}
+  TACK_HOST_DEVICE void operator()(index_t, const A&, const B&) const {}
 };
 
-double env_or(const char *name, double fallback) {
-  const char *v = std::getenv(name);
+double env_or(const char* name, double fallback) {
+  const char* v = std::getenv(name);
   return v && *v ? std::atof(v) : fallback;
 }
 
@@ -55,11 +55,10 @@ struct state {
             {.scale = env_or("TACK_AMR_BENCH_SCALE", 1.0),
              .box_size = static_cast<index_t>(env_or("TACK_AMR_BENCH_BOX", 8))})) {
     u = amr::add_field<tack::vec3d>(h, "velocity", tack::layout::soa);
-    for (int l = 0; l < h.n_levels(); ++l)
-      amr::initialize(h, l, u, wave{});
+    for (int l = 0; l < h.n_levels(); ++l) amr::initialize(h, l, u, wave{});
     old = amr::baseline::separate(h, u);
     for (int l = 0; l < h.n_levels(); ++l) {
-      const auto &p = h.plan(l);
+      const auto& p = h.plan(l);
       ghost_cells += p.copy_cells + p.interp_cells + p.boundary_cells;
       averaged_cells += p.average_cells;
     }
@@ -68,8 +67,7 @@ struct state {
     const auto segs = h.plan(0).copies.as_const();
     const int reps = 2000;
     const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < reps; ++i)
-      tack::launch(h.device(), 2, noop{}, buf, segs);
+    for (int i = 0; i < reps; ++i) tack::launch(h.device(), 2, noop{}, buf, segs);
     empty_launch_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / reps;
     std::fprintf(
@@ -80,16 +78,16 @@ struct state {
   }
 };
 
-state &shared() {
+state& shared() {
   static state s;
   return s;
 }
 
 enum class op { ghost_cells, average_down, both };
 
-void run(benchmark::State &st, op which, bool views) {
-  state &s = shared();
-  const amr::hierarchy &h = s.h;
+void run(benchmark::State& st, op which, bool views) {
+  state& s = shared();
+  const amr::hierarchy& h = s.h;
   h.reset_timings();
   double wall = 0;
   for (auto _ : st) {
@@ -114,7 +112,7 @@ void run(benchmark::State &st, op which, bool views) {
     }
     wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
-  const auto &t = h.timings();
+  const auto& t = h.timings();
   const double launch_cost = double(t.launches) * s.empty_launch_s;
   const double kernels = t.kernel_seconds - launch_cost;
   st.counters["outside_share"] = (wall - kernels) / wall;
@@ -127,17 +125,17 @@ void run(benchmark::State &st, op which, bool views) {
 }
 
 const bool registered = [] {
-  const std::pair<const char *, op> ops[] = {{"amr_ghost_cells", op::ghost_cells},
-                                             {"amr_average_down", op::average_down},
-                                             {"amr_end_to_end", op::both}};
-  for (const auto &[name, which] : ops) {
+  const std::pair<const char*, op> ops[] = {{"amr_ghost_cells", op::ghost_cells},
+                                            {"amr_average_down", op::average_down},
+                                            {"amr_end_to_end", op::both}};
+  for (const auto& [name, which] : ops) {
     const op w = which;
-    tack::bench::add(name, "ref_concat_copy", [w](benchmark::State &st) {
+    tack::bench::add(name, "ref_concat_copy", [w](benchmark::State& st) {
       run(st, w, false);
     })->Iterations(3);
-    tack::bench::add(name, "views", [w](benchmark::State &st) { run(st, w, true); })->Iterations(3);
+    tack::bench::add(name, "views", [w](benchmark::State& st) { run(st, w, true); })->Iterations(3);
   }
   return true;
 }();
 
-} // namespace
+}  // namespace

@@ -31,7 +31,8 @@ constexpr double fill_value = 1.25;  // not zero: zero fills are a trap on these
 // Bytes from `src` to `dst` modulo 4096. glibc's memcpy on these Zen machines (rep movsb) runs
 // ~20x slower when this is 1..31 (measured for 4 KiB to 256 KiB): the small-copy results report it.
 [[gnu::noinline]] double alias_of(const void* dst, const void* src) {
-  return static_cast<double>((reinterpret_cast<std::uintptr_t>(dst) - reinterpret_cast<std::uintptr_t>(src)) & 4095);
+  return static_cast<double>(
+      (reinterpret_cast<std::uintptr_t>(dst) - reinterpret_cast<std::uintptr_t>(src)) & 4095);
 }
 
 // A source with distinct non-zero values and a touched destination. Large arrays are two
@@ -67,17 +68,26 @@ void finish(benchmark::State& state, std::size_t n, std::size_t bytes_per_value)
 // ---- copy into an existing array -------------------------------------------------------------------
 enum class kernel { tack, plain, memcpy_, stream };
 
-void copy_into(benchmark::State& state, std::size_t n, int threads, kernel k, std::size_t gap = 2048) {
+void copy_into(benchmark::State& state, std::size_t n, int threads, kernel k,
+               std::size_t gap = 2048) {
   if (!use_threads(state, threads)) return;
   pair_of_arrays p(n, std::nullopt, gap);
   double* d = p.dst.data();
   const double* s = p.src.data();
   for (auto _ : state) {
     switch (k) {
-    case kernel::tack: tack::copyto(p.dst, p.src); break;
-    case kernel::plain: plain_copy(d, s, n, threads); break;
-    case kernel::memcpy_: memcpy_copy(d, s, n, threads); break;
-    case kernel::stream: stream_copy(d, s, n, threads); break;
+      case kernel::tack:
+        tack::copyto(p.dst, p.src);
+        break;
+      case kernel::plain:
+        plain_copy(d, s, n, threads);
+        break;
+      case kernel::memcpy_:
+        memcpy_copy(d, s, n, threads);
+        break;
+      case kernel::stream:
+        stream_copy(d, s, n, threads);
+        break;
     }
     benchmark::ClobberMemory();
   }
@@ -164,10 +174,17 @@ void fill(benchmark::State& state, std::size_t n, int threads, kernel k) {
   double* d = a.data();
   for (auto _ : state) {
     switch (k) {
-    case kernel::tack: a.fill(fill_value); break;
-    case kernel::plain: plain_fill(d, fill_value, n, threads); break;
-    case kernel::stream: stream_fill(d, fill_value, n, threads); break;
-    case kernel::memcpy_: break;
+      case kernel::tack:
+        a.fill(fill_value);
+        break;
+      case kernel::plain:
+        plain_fill(d, fill_value, n, threads);
+        break;
+      case kernel::stream:
+        stream_fill(d, fill_value, n, threads);
+        break;
+      case kernel::memcpy_:
+        break;
     }
     benchmark::ClobberMemory();
   }
@@ -179,9 +196,11 @@ void fill(benchmark::State& state, std::size_t n, int threads, kernel k) {
     const std::string s = "_t" + std::to_string(t);
     const std::size_t n = large_n;
     add("copyto_large" + s, "tack_copyto", [=](auto& st) { copy_into(st, n, t, kernel::tack); });
-    add("copyto_large" + s, "ref_plain_loop", [=](auto& st) { copy_into(st, n, t, kernel::plain); });
+    add("copyto_large" + s, "ref_plain_loop",
+        [=](auto& st) { copy_into(st, n, t, kernel::plain); });
     add("copyto_large" + s, "ref_memcpy", [=](auto& st) { copy_into(st, n, t, kernel::memcpy_); });
-    add("copyto_large" + s, "ref_stream_nt", [=](auto& st) { copy_into(st, n, t, kernel::stream); });
+    add("copyto_large" + s, "ref_stream_nt",
+        [=](auto& st) { copy_into(st, n, t, kernel::stream); });
     add("copy_large" + s, "tack_copy", [=](auto& st) { tack_copy(st, n, t, false); });
     add("copy_large" + s, "tack_copy_pool", [=](auto& st) { tack_copy(st, n, t, true); });
     add("copy_large" + s, "ref_stream_nt", [=](auto& st) { copy_into(st, n, t, kernel::stream); });
@@ -197,7 +216,8 @@ void fill(benchmark::State& state, std::size_t n, int threads, kernel k) {
   us(add("copyto_small", "ref_plain_loop", [=](auto& st) { copy_into(st, n, 1, kernel::plain); }));
   us(add("copyto_small", "ref_memcpy", [=](auto& st) { copy_into(st, n, 1, kernel::memcpy_); }));
   // The same with the destination 16 bytes (mod 4 KiB) after the source: glibc memcpy's slow case.
-  us(add("copyto_small_alias16", "tack_copyto", [=](auto& st) { copy_into(st, n, 1, kernel::tack, 16); }));
+  us(add("copyto_small_alias16", "tack_copyto",
+         [=](auto& st) { copy_into(st, n, 1, kernel::tack, 16); }));
   us(add("copyto_small_alias16", "ref_plain_loop",
          [=](auto& st) { copy_into(st, n, 1, kernel::plain, 16); }));
   us(add("copyto_small_alias16", "ref_memcpy",

@@ -117,7 +117,8 @@ public:
       if constexpr (Atomic) {
         bs_->version.fetch_add(1, std::memory_order_relaxed);
       } else {
-        bs_->version.store(bs_->version.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        bs_->version.store(bs_->version.load(std::memory_order_relaxed) + 1,
+                           std::memory_order_relaxed);
       }
       return;
     }
@@ -198,13 +199,16 @@ private:
     const auto base = reinterpret_cast<std::uintptr_t>(raw);
     const auto aligned = round_up(base, huge);
     if (aligned > base) munmap(raw, aligned - base);
-    if (base + huge > aligned) munmap(reinterpret_cast<void*>(aligned + size), base + huge - aligned);
+    if (base + huge > aligned)
+      munmap(reinterpret_cast<void*>(aligned + size), base + huge - aligned);
     return reinterpret_cast<void*>(aligned);
   }
   static void release(double* p, std::size_t bytes) {
     if (!p) return;
-    if (bytes < huge) std::free(p);
-    else munmap(p, round_up(bytes, huge));
+    if (bytes < huge)
+      std::free(p);
+    else
+      munmap(p, round_up(bytes, huge));
   }
   void regrow(std::size_t new_cap) {
     const std::size_t old_bytes = cap_ * sizeof(double), new_bytes = new_cap * sizeof(double);

@@ -43,11 +43,9 @@
 #define TACK_BENCH_THRUST 0
 #endif
 
-
 namespace {
 using namespace tack::bench;
 using tack::index_t;
-
 
 // A cheap polynomial: vectorizes when the loop does, so the loop structure decides the rate.
 struct poly {
@@ -95,21 +93,31 @@ void sum_transform_counting(benchmark::State& state, sum_kind k, int t) {
   for (auto _ : state) {
     double s = 0;
     switch (k) {
-    case sum_kind::tack: s = tack::sum(arr); break;
-    case sum_kind::tack_i32: s = tack::sum(arr_i32); break;
-    case sum_kind::hand: s = hand_sum_poly(n, t); break;
-    case sum_kind::hand_i32: s = hand_sum_poly_i32(n, t); break;
+      case sum_kind::tack:
+        s = tack::sum(arr);
+        break;
+      case sum_kind::tack_i32:
+        s = tack::sum(arr_i32);
+        break;
+      case sum_kind::hand:
+        s = hand_sum_poly(n, t);
+        break;
+      case sum_kind::hand_i32:
+        s = hand_sum_poly_i32(n, t);
+        break;
 #if TACK_BENCH_THRUST
-    case sum_kind::thrust_omp:
-    case sum_kind::thrust_seq: {
-      auto first = thrust::make_transform_iterator(thrust::counting_iterator<double>(0.0), poly{});
-      s = k == sum_kind::thrust_omp ? thrust::reduce(thrust::omp::par, first, first + n, 0.0)
-                                    : thrust::reduce(thrust::cpp::par, first, first + n, 0.0);
-      break;
-    }
+      case sum_kind::thrust_omp:
+      case sum_kind::thrust_seq: {
+        auto first =
+            thrust::make_transform_iterator(thrust::counting_iterator<double>(0.0), poly{});
+        s = k == sum_kind::thrust_omp ? thrust::reduce(thrust::omp::par, first, first + n, 0.0)
+                                      : thrust::reduce(thrust::cpp::par, first, first + n, 0.0);
+        break;
+      }
 #else
-    case sum_kind::thrust_omp:
-    case sum_kind::thrust_seq: break;
+      case sum_kind::thrust_omp:
+      case sum_kind::thrust_seq:
+        break;
 #endif
     }
     benchmark::DoNotOptimize(s);
@@ -156,26 +164,26 @@ void copy_implicit(benchmark::State& state, copy_kind k, bool use_tack) {
   const auto values = d.values.as_const();
   for (auto _ : state) {
     switch (k) {
-    case copy_kind::gather:
-      if (use_tack)
-        tack::copyto(d.out, tack::arrays::permutation(idx, values));
-      else
-        hand_gather(d.out.data(), d.idx.data(), d.values.data(), n);
-      break;
-    case copy_kind::compose3:
-      if (use_tack)
-        tack::copyto(d.out,
-                     tack::arrays::permutation(
+      case copy_kind::gather:
+        if (use_tack)
+          tack::copyto(d.out, tack::arrays::permutation(idx, values));
+        else
+          hand_gather(d.out.data(), d.idx.data(), d.values.data(), n);
+        break;
+      case copy_kind::compose3:
+        if (use_tack)
+          tack::copyto(
+              d.out, tack::arrays::permutation(
                          idx, tack::arrays::transform(tack::arrays::counting<double>(n), poly{})));
-      else
-        hand_compose3(d.out.data(), d.idx.data(), n);
-      break;
-    case copy_kind::axpy:
-      if (use_tack)
-        tack::copyto(d.out, d.a.as_const() + s * d.b.as_const());
-      else
-        hand_axpy(d.out.data(), d.a.data(), d.b.data(), s, n);
-      break;
+        else
+          hand_compose3(d.out.data(), d.idx.data(), n);
+        break;
+      case copy_kind::axpy:
+        if (use_tack)
+          tack::copyto(d.out, d.a.as_const() + s * d.b.as_const());
+        else
+          hand_axpy(d.out.data(), d.a.data(), d.b.data(), s, n);
+        break;
     }
     benchmark::ClobberMemory();
   }

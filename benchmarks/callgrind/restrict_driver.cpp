@@ -40,7 +40,8 @@ using arr = tack::array<tack::vec3f>;
 }  // namespace
 
 [[gnu::noinline]] void tack_restrict_soa_x100(const arr& y, const arr& z, const arr& x) {
-  for (int k = 0; k < 100; ++k) tack::launch(tack::cpu(), y.size(), two_outputs{}, y, z, x.as_const());
+  for (int k = 0; k < 100; ++k)
+    tack::launch(tack::cpu(), y.size(), two_outputs{}, y, z, x.as_const());
 }
 [[gnu::noinline]] void tack_plain_soa_x100(const arr& y, const arr& z, const arr& x) {
   for (int k = 0; k < 100; ++k)

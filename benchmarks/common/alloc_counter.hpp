@@ -58,13 +58,15 @@ inline long long new_bytes() { return detail::new_bytes.load(std::memory_order_r
 
 void* operator new(std::size_t bytes) {
   tack::bench::detail::new_calls.fetch_add(1, std::memory_order_relaxed);
-  tack::bench::detail::new_bytes.fetch_add(static_cast<long long>(bytes), std::memory_order_relaxed);
+  tack::bench::detail::new_bytes.fetch_add(static_cast<long long>(bytes),
+                                           std::memory_order_relaxed);
   if (void* p = std::malloc(bytes ? bytes : 1)) return p;
   throw std::bad_alloc();
 }
 void* operator new(std::size_t bytes, std::align_val_t align) {
   tack::bench::detail::new_calls.fetch_add(1, std::memory_order_relaxed);
-  tack::bench::detail::new_bytes.fetch_add(static_cast<long long>(bytes), std::memory_order_relaxed);
+  tack::bench::detail::new_bytes.fetch_add(static_cast<long long>(bytes),
+                                           std::memory_order_relaxed);
   const auto a = static_cast<std::size_t>(align);
   if (void* p = std::aligned_alloc(a, bytes ? (bytes + a - 1) / a * a : a)) return p;
   throw std::bad_alloc();

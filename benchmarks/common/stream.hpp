@@ -56,7 +56,8 @@ TACK_BENCH_PLAIN_LOOP inline void plain_copy_piece(double* __restrict dst,
   for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
 }
 
-TACK_BENCH_PLAIN_LOOP inline void plain_fill_piece(double* __restrict dst, double v, std::size_t n) {
+TACK_BENCH_PLAIN_LOOP inline void plain_fill_piece(double* __restrict dst, double v,
+                                                   std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) dst[i] = v;
 }
 
@@ -132,9 +133,8 @@ inline void stream_copy(double* dst, const double* src, std::size_t n, int threa
 
 /// `dst[i] = v` as a plain loop (ordinary stores: each line is read before it is written).
 inline void plain_fill(double* dst, double v, std::size_t n, int threads = 1) {
-  detail::split(n, threads, [&](std::size_t b, std::size_t e) {
-    detail::plain_fill_piece(dst + b, v, e - b);
-  });
+  detail::split(n, threads,
+                [&](std::size_t b, std::size_t e) { detail::plain_fill_piece(dst + b, v, e - b); });
 }
 
 /// Fill with non-temporal stores: the bandwidth limit of a fill beyond the LLC.

@@ -15,17 +15,17 @@ using tack::index_t;
 using tack::gpu_bench::event_timer;
 
 constexpr index_t n = index_t{1} << 28;
-constexpr index_t extra = 1024; // the roots are longer: the kernels see true row views
+constexpr index_t extra = 1024;  // the roots are longer: the kernels see true row views
 
 struct triad_k {
   template <class A, class B, class C>
-  TACK_HOST_DEVICE void operator()(index_t i, const A &a, const B &b, const C &c, float s) const {
+  TACK_HOST_DEVICE void operator()(index_t i, const A& a, const B& b, const C& c, float s) const {
     a[i] = b[i] + s * c[i];
   }
 };
 struct copy_k {
   template <class A, class B>
-  TACK_HOST_DEVICE void operator()(index_t i, const A &a, const B &b) const {
+  TACK_HOST_DEVICE void operator()(index_t i, const A& a, const B& b) const {
     a[i] = b[i];
   }
 };
@@ -34,9 +34,8 @@ tack::array<float> device_array(float v) {
   return tack::full<float>(n + extra, v, {.device = tack::cuda()});
 }
 
-void tack_triad(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void tack_triad(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   auto a = device_array(0), b = device_array(1), c = device_array(2);
   auto av = a.rows(extra, n + extra), bv = b.rows(0, n), cv = c.rows(extra / 2, n + extra / 2);
   event_timer t;
@@ -46,9 +45,8 @@ void tack_triad(benchmark::State &state) {
     });
   state.SetBytesProcessed(state.iterations() * n * 4 * 3);
 }
-void tack_copy(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void tack_copy(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   auto a = device_array(0), b = device_array(1);
   auto av = a.rows(extra, n + extra), bv = b.rows(0, n);
   event_timer t;
@@ -56,9 +54,8 @@ void tack_copy(benchmark::State &state) {
     t.time(state, [&] { tack::launch(tack::cuda(), n, copy_k{}, av, bv.as_const()); });
   state.SetBytesProcessed(state.iterations() * n * 4 * 2);
 }
-void tack_fill(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void tack_fill(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   auto a = device_array(0);
   auto av = a.rows(extra, n + extra);
   event_timer t;
@@ -69,9 +66,8 @@ void tack_fill(benchmark::State &state) {
   }
   state.SetBytesProcessed(state.iterations() * n * 4);
 }
-void cuda_memcpy_d2d(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void cuda_memcpy_d2d(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   auto a = device_array(0), b = device_array(1);
   event_timer t;
   for (auto _ : state) {
@@ -86,4 +82,4 @@ BENCHMARK(cuda_memcpy_d2d)->UseManualTime()->Unit(benchmark::kMillisecond)->MinT
 BENCHMARK(tack_triad)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
 BENCHMARK(tack_copy)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
 BENCHMARK(tack_fill)->UseManualTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
-} // namespace
+}  // namespace

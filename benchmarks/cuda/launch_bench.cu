@@ -18,69 +18,56 @@ using tack::index_t;
 
 struct empty_k {
   template <class... A>
-  TACK_HOST_DEVICE void operator()(index_t, const A &...) const {}
+  TACK_HOST_DEVICE void operator()(index_t, const A&...) const {}
 };
 
 template <class F>
 __global__ void bare_kernel(index_t n, F f) {
   const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n)
-    f(i);
+  if (i < n) f(i);
 }
 
-void tack_launch_empty(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
-  for (auto _ : state)
-    tack::launch(tack::cuda(), 1, empty_k{});
+void tack_launch_empty(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
+  for (auto _ : state) tack::launch(tack::cuda(), 1, empty_k{});
 }
-void tack_launch_three_arrays(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void tack_launch_three_arrays(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   auto a = tack::zeros<float>(1024, {.device = tack::cuda()});
   auto b = tack::zeros<float>(1024, {.device = tack::cuda()});
   auto c = tack::zeros<float>(1024, {.device = tack::cuda()});
-  for (auto _ : state)
-    tack::launch(tack::cuda(), 1, empty_k{}, a, b.as_const(), c.as_const());
+  for (auto _ : state) tack::launch(tack::cuda(), 1, empty_k{}, a, b.as_const(), c.as_const());
 }
-void bare_launch_and_sync(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void bare_launch_and_sync(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   for (auto _ : state) {
     bare_kernel<<<1, 256>>>(1, [] __device__(index_t) {});
     cudaDeviceSynchronize();
   }
 }
-void bare_launch_only(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
-  for (auto _ : state)
-    bare_kernel<<<1, 256>>>(1, [] __device__(index_t) {});
+void bare_launch_only(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
+  for (auto _ : state) bare_kernel<<<1, 256>>>(1, [] __device__(index_t) {});
   cudaDeviceSynchronize();
 }
 
-void tack_launch_on_stream(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void tack_launch_on_stream(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   const tack::stream s(tack::cuda());
-  for (auto _ : state)
-    tack::launch(s, 1, empty_k{});
+  for (auto _ : state) tack::launch(s, 1, empty_k{});
   s.synchronize();
 }
-void bare_launch_on_stream(benchmark::State &state) {
-  if (!tack::gpu_bench::have_gpu(state))
-    return;
+void bare_launch_on_stream(benchmark::State& state) {
+  if (!tack::gpu_bench::have_gpu(state)) return;
   const tack::stream s(tack::cuda());
   const auto native = reinterpret_cast<cudaStream_t>(s.native());
-  for (auto _ : state)
-    bare_kernel<<<1, 256, 0, native>>>(1, [] __device__(index_t) {});
+  for (auto _ : state) bare_kernel<<<1, 256, 0, native>>>(1, [] __device__(index_t) {});
   s.synchronize();
 }
 
 template <bool Device>
-void row_view(benchmark::State &state) {
-  if (Device && !tack::gpu_bench::have_gpu(state))
-    return;
+void row_view(benchmark::State& state) {
+  if (Device && !tack::gpu_bench::have_gpu(state)) return;
   auto a = Device ? tack::zeros<float>({1024, 3}, {.device = tack::cuda()})
                   : tack::zeros<float>({1024, 3});
   index_t i = 0;
@@ -99,4 +86,4 @@ BENCHMARK(bare_launch_on_stream);
 BENCHMARK(tack_launch_on_stream);
 BENCHMARK(row_view<false>)->Name("row_view_host");
 BENCHMARK(row_view<true>)->Name("row_view_device");
-} // namespace
+}  // namespace

@@ -24,19 +24,18 @@ using tack::index_t;
 namespace {
 
 std::string bench_dir() {
-  const char *d = std::getenv("TACK_BENCH_DIR");
+  const char* d = std::getenv("TACK_BENCH_DIR");
   return d && *d ? d : "/tmp";
 }
 
 tack::array<tack::vec3f> random_points(index_t n, float lo, float hi, std::uint64_t seed) {
   auto r = tack::arrays::random_uniform<float>(3 * n, seed, lo, hi);
   auto pts = tack::empty<tack::vec3f>(n);
-  for (index_t i = 0; i < n; ++i)
-    pts[i] = tack::vec3f{r[3 * i], r[3 * i + 1], r[3 * i + 2]};
+  for (index_t i = 0; i < n; ++i) pts[i] = tack::vec3f{r[3 * i], r[3 * i + 1], r[3 * i + 2]};
   return pts;
 }
 
-void interpolate_uniform(benchmark::State &s) {
+void interpolate_uniform(benchmark::State& s) {
   const index_t N = 128;
   td::uniform_grid g({N, N, N});
   auto v = tack::empty<tack::vec3f>(g.n_points());
@@ -63,9 +62,9 @@ void interpolate_uniform(benchmark::State &s) {
 // instead of multiplies: a loop written for one grid); 0 reads it at run time, as a loop written
 // for any grid does, and as tack does.
 template <index_t FixedN>
-void interpolate_uniform_by_hand(benchmark::State &s) {
+void interpolate_uniform_by_hand(benchmark::State& s) {
   index_t grid = 128;
-  benchmark::DoNotOptimize(grid); // the compiler does not see the value
+  benchmark::DoNotOptimize(grid);  // the compiler does not see the value
   const index_t N = FixedN > 0 ? FixedN : grid;
   constexpr index_t n = 1000000;
   std::vector<tack::vec3f> v(std::size_t(N * N * N));
@@ -74,22 +73,22 @@ void interpolate_uniform_by_hand(benchmark::State &s) {
     v[std::size_t(i)] = tack::vec3f{x, y * 2, z - x};
   }
   const auto q = random_points(n, 0, float(N - 1), 7).to_vector();
-  const tack::vec3f *V = v.data();
-  const tack::vec3f *P = q.data();
-  auto lerp = [](const tack::vec3f &a, const tack::vec3f &b, float t) {
+  const tack::vec3f* V = v.data();
+  const tack::vec3f* P = q.data();
+  auto lerp = [](const tack::vec3f& a, const tack::vec3f& b, float t) {
     return tack::vec3f{a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
                        a[2] + (b[2] - a[2]) * t};
   };
   const float top = float(N - 1);
   for (auto _ : s) {
     std::unique_ptr<tack::vec3f[]> out(
-        new tack::vec3f[std::size_t(n)]); // uninitialized, as tack::empty
-    tack::vec3f *O = out.get();
+        new tack::vec3f[std::size_t(n)]);  // uninitialized, as tack::empty
+    tack::vec3f* O = out.get();
 #pragma omp parallel for schedule(static)
     for (index_t i = 0; i < n; ++i) {
       if (i + 16 < n) {
-        const tack::vec3f &a = P[i + 16];
-        const char *c = reinterpret_cast<const char *>(
+        const tack::vec3f& a = P[i + 16];
+        const char* c = reinterpret_cast<const char*>(
             V + (index_t(a[0]) + N * (index_t(a[1]) + N * index_t(a[2]))));
         for (index_t o : {index_t(0), N * 12, N * N * 12, N * N * 12 + N * 12}) {
           __builtin_prefetch(c + o);
@@ -123,8 +122,7 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter =
   const index_t px = nx + 1, py = ny + 1, pz = nz + 1;
   auto pts = tack::empty<tack::vec3f>(px * py * pz);
   auto shake = [&](index_t i, index_t n, std::uint64_t h) {
-    if (jitter == 0 || i == 0 || i == n - 1)
-      return float(i);
+    if (jitter == 0 || i == 0 || i == n - 1) return float(i);
     h = (h ^ (h >> 31)) * 0x9e3779b97f4a7c15ull;
     h ^= h >> 29;
     return float(i) + jitter * (float(h % 2001) / 1000.0f - 1.0f);
@@ -142,7 +140,7 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter =
   for (index_t k = 0; k < nz; ++k)
     for (index_t j = 0; j < ny; ++j)
       for (index_t i = 0; i < nx; ++i)
-        for (const auto &p : perms) {
+        for (const auto& p : perms) {
           index_t c[3] = {i, j, k};
           conn.push_back(c[0] + px * (c[1] + py * c[2]));
           for (int a = 0; a < 3; ++a) {
@@ -152,21 +150,19 @@ td::unstructured_grid tet_box(index_t nx, index_t ny, index_t nz, float jitter =
         }
   const index_t ncells = nx * ny * nz * 6;
   std::vector<index_t> off(static_cast<std::size_t>(ncells) + 1);
-  for (index_t c = 0; c <= ncells; ++c)
-    off[static_cast<std::size_t>(c)] = 4 * c;
+  for (index_t c = 0; c <= ncells; ++c) off[static_cast<std::size_t>(c)] = 4 * c;
   std::vector<std::uint8_t> types(static_cast<std::size_t>(ncells), 10);
   return td::unstructured_grid(pts, tack::array_from(conn), tack::array_from(off),
                                tack::array_from(types));
 }
 
-void interpolate_tets_mesh(benchmark::State &s, float jitter) {
-  auto g = tet_box(50, 50, 67, jitter); // 1,005,000 tetrahedra
+void interpolate_tets_mesh(benchmark::State& s, float jitter) {
+  auto g = tet_box(50, 50, 67, jitter);  // 1,005,000 tetrahedra
   auto v = tack::empty<float>(g.n_points());
-  for (index_t i = 0; i < g.n_points(); ++i)
-    v[i] = float(i % 97);
+  for (index_t i = 0; i < g.n_points(); ++i) v[i] = float(i % 97);
   td::field f(td::H1(g), v);
   auto q = random_points(1000000, 0, 50, 11);
-  (void)f.interpolate(tack::vec3d{1, 1, 1}); // builds the locator (not timed)
+  (void)f.interpolate(tack::vec3d{1, 1, 1});  // builds the locator (not timed)
   for (auto _ : s) {
     auto r = f.interpolate(q);
     benchmark::DoNotOptimize(r);
@@ -175,18 +171,17 @@ void interpolate_tets_mesh(benchmark::State &s, float jitter) {
       benchmark::Counter(double(q.size()) * double(s.iterations()), benchmark::Counter::kIsRate);
   s.counters["locator_builds"] = g.locator_builds();
 }
-void interpolate_tets(benchmark::State &s) { interpolate_tets_mesh(s, 0); }
-void interpolate_tets_jittered(benchmark::State &s) { interpolate_tets_mesh(s, 0.15f); }
+void interpolate_tets(benchmark::State& s) { interpolate_tets_mesh(s, 0); }
+void interpolate_tets_jittered(benchmark::State& s) { interpolate_tets_mesh(s, 0.15f); }
 
 // 256^3 vec3f: 201 MB.
 constexpr index_t io_n = 256;
 
-td::uniform_grid &io_grid() {
+td::uniform_grid& io_grid() {
   static td::uniform_grid g = [] {
     td::uniform_grid grid({io_n, io_n, io_n});
     auto v = tack::empty<tack::vec3f>(grid.n_points());
-    for (index_t i = 0; i < grid.n_points(); ++i)
-      v[i] = tack::vec3f{float(i), 1, 2};
+    for (index_t i = 0; i < grid.n_points(); ++i) v[i] = tack::vec3f{float(i), 1, 2};
     grid.fields["velocity"] = td::field(td::H1(grid), v);
     return grid;
   }();
@@ -196,27 +191,25 @@ std::size_t io_bytes() {
   return static_cast<std::size_t>(io_n * io_n * io_n) * sizeof(tack::vec3f);
 }
 
-void write_vti(benchmark::State &s) {
-  auto &g = io_grid();
+void write_vti(benchmark::State& s) {
+  auto& g = io_grid();
   const std::string path = bench_dir() + "/tack_bench_256.vti";
-  for (auto _ : s)
-    td::write_vtk(g, path, {td::vtk_encoding::appended, td::vtk_header::uint64});
+  for (auto _ : s) td::write_vtk(g, path, {td::vtk_encoding::appended, td::vtk_header::uint64});
   s.counters["MB/s"] = benchmark::Counter(double(io_bytes()) * double(s.iterations()) / 1e6,
                                           benchmark::Counter::kIsRate);
 }
 
 // dd if=/dev/zero of=file bs=1M count=...: the same byte count written from memory in 1 MiB blocks.
-void ref_dd_write(benchmark::State &s) {
+void ref_dd_write(benchmark::State& s) {
   const std::string path = bench_dir() + "/tack_bench_dd.bin";
-  auto &g = io_grid();
+  auto& g = io_grid();
   const auto v = g.fields.at("velocity").as<tack::vec3f>().values();
-  const char *src = reinterpret_cast<const char *>(v.as_const().data());
+  const char* src = reinterpret_cast<const char*>(v.as_const().data());
   for (auto _ : s) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     for (std::size_t off = 0; off < io_bytes(); off += std::size_t{1} << 20) {
       const std::size_t n = std::min<std::size_t>(std::size_t{1} << 20, io_bytes() - off);
-      if (::write(fd, src + off, n) != static_cast<ssize_t>(n))
-        s.SkipWithError("write failed");
+      if (::write(fd, src + off, n) != static_cast<ssize_t>(n)) s.SkipWithError("write failed");
     }
     ::close(fd);
   }
@@ -224,7 +217,7 @@ void ref_dd_write(benchmark::State &s) {
                                           benchmark::Counter::kIsRate);
 }
 
-void read_vti(benchmark::State &s) {
+void read_vti(benchmark::State& s) {
   const std::string path = bench_dir() + "/tack_bench_256.vti";
   td::write_vtk(io_grid(), path, {td::vtk_encoding::appended, td::vtk_header::uint64});
   for (auto _ : s) {
@@ -236,7 +229,7 @@ void read_vti(benchmark::State &s) {
 }
 
 // dd if=file of=/dev/null bs=1M: the same byte count read in 1 MiB blocks into one buffer.
-void ref_dd_read(benchmark::State &s) {
+void ref_dd_read(benchmark::State& s) {
   const std::string path = bench_dir() + "/tack_bench_dd.bin";
   {
     std::vector<char> zeros(std::size_t{1} << 20);
@@ -276,4 +269,4 @@ const bool registered = [] {
   return true;
 }();
 
-} // namespace
+}  // namespace

@@ -33,11 +33,9 @@
 #include <random>
 #include <string>
 
-
 namespace {
 using namespace tack::bench;
 using tack::index_t;
-
 
 // ---- the kernels --------------------------------------------------------------------------------
 struct triad_k {
@@ -93,15 +91,27 @@ void stream_op(benchmark::State& state, op o, kernel k, int t) {
   for (auto _ : state) {
     if (k == kernel::tack) {
       switch (o) {
-      case op::triad: tack::launch(cpu, n, triad_k{}, a, b.as_const(), c.as_const(), 3.0); break;
-      case op::copy: tack::launch(cpu, n, copy_k{}, a, b.as_const()); break;
-      case op::scale: tack::launch(cpu, n, scale_k{}, a, b.as_const(), 3.0); break;
+        case op::triad:
+          tack::launch(cpu, n, triad_k{}, a, b.as_const(), c.as_const(), 3.0);
+          break;
+        case op::copy:
+          tack::launch(cpu, n, copy_k{}, a, b.as_const());
+          break;
+        case op::scale:
+          tack::launch(cpu, n, scale_k{}, a, b.as_const(), 3.0);
+          break;
       }
     } else {
       switch (o) {
-      case op::triad: omp_triad(a.data(), b.data(), c.data(), 3.0, n, t); break;
-      case op::copy: omp_copy(a.data(), b.data(), n, t); break;
-      case op::scale: omp_scale(a.data(), b.data(), 3.0, n, t); break;
+        case op::triad:
+          omp_triad(a.data(), b.data(), c.data(), 3.0, n, t);
+          break;
+        case op::copy:
+          omp_copy(a.data(), b.data(), n, t);
+          break;
+        case op::scale:
+          omp_scale(a.data(), b.data(), 3.0, n, t);
+          break;
       }
     }
     benchmark::ClobberMemory();
@@ -136,9 +146,15 @@ void sum(benchmark::State& state, summer k, int t) {
   for (auto _ : state) {
     double s = 0;
     switch (k) {
-    case summer::tack: s = tack::sum(a); break;
-    case summer::strict: s = omp_sum_strict(p, n, t); break;
-    case summer::simd: s = omp_sum_simd(p, n, t); break;
+      case summer::tack:
+        s = tack::sum(a);
+        break;
+      case summer::strict:
+        s = omp_sum_strict(p, n, t);
+        break;
+      case summer::simd:
+        s = omp_sum_simd(p, n, t);
+        break;
     }
     benchmark::DoNotOptimize(s);
   }
@@ -168,18 +184,24 @@ void launch_empty(benchmark::State& state, empty_kind k) {
   const long calls0 = new_calls();
   for (auto _ : state) {
     switch (k) {
-    // One scalar argument: launch with no argument at all warns in launch.hpp (unused lambdas).
-    case empty_kind::tack_no_args: tack::launch(cpu, 1, empty_k{}, 1.0); break;
-    case empty_kind::tack_three_arrays:
-      tack::launch(cpu, 1, empty_k{}, a, b.as_const(), c.as_const(), 2.0);
-      break;
-    case empty_kind::tack_parallel_for: tack::parallel_for(cpu, 1, [](index_t) {}); break;
-    case empty_kind::direct_call: call_empty(1, a.data()); break;
-    case empty_kind::omp_region: {
-      TACK_BENCH_OMP(omp parallel num_threads(2))
-      benchmark::DoNotOptimize(a);
-      break;
-    }
+      // One scalar argument: launch with no argument at all warns in launch.hpp (unused lambdas).
+      case empty_kind::tack_no_args:
+        tack::launch(cpu, 1, empty_k{}, 1.0);
+        break;
+      case empty_kind::tack_three_arrays:
+        tack::launch(cpu, 1, empty_k{}, a, b.as_const(), c.as_const(), 2.0);
+        break;
+      case empty_kind::tack_parallel_for:
+        tack::parallel_for(cpu, 1, [](index_t) {});
+        break;
+      case empty_kind::direct_call:
+        call_empty(1, a.data());
+        break;
+      case empty_kind::omp_region: {
+        TACK_BENCH_OMP(omp parallel num_threads(2))
+        benchmark::DoNotOptimize(a);
+        break;
+      }
     }
     benchmark::ClobberMemory();
   }
@@ -209,9 +231,15 @@ void sort(benchmark::State& state, sorter k, int t) {
     std::memcpy(a.data(), source.data(), static_cast<std::size_t>(n) * sizeof(float));
     state.ResumeTiming();
     switch (k) {
-    case sorter::tack: tack::sort(a); break;
-    case sorter::std_sort: std::sort(a.data(), a.data() + n); break;
-    case sorter::std_sort_nan_last: std::sort(a.data(), a.data() + n, nan_last_less{}); break;
+      case sorter::tack:
+        tack::sort(a);
+        break;
+      case sorter::std_sort:
+        std::sort(a.data(), a.data() + n);
+        break;
+      case sorter::std_sort_nan_last:
+        std::sort(a.data(), a.data() + n, nan_last_less{});
+        break;
     }
     benchmark::ClobberMemory();
   }
@@ -238,10 +266,12 @@ void sort_comp(benchmark::State& state, stable_sorter k, int t) {
     std::memcpy(a.data(), source.data(), static_cast<std::size_t>(n) * sizeof(float));
     state.ResumeTiming();
     switch (k) {
-    case stable_sorter::tack: tack::sort(a, float_less{}); break;
-    case stable_sorter::std_stable_sort:
-      std::stable_sort(a.data(), a.data() + n, float_less{});
-      break;
+      case stable_sorter::tack:
+        tack::sort(a, float_less{});
+        break;
+      case stable_sorter::std_stable_sort:
+        std::stable_sort(a.data(), a.data() + n, float_less{});
+        break;
     }
     benchmark::ClobberMemory();
   }
@@ -283,8 +313,9 @@ void sort_comp(benchmark::State& state, stable_sorter k, int t) {
   }
   for (int t : {1, 2}) {
     const std::string s = "sort_comp_t" + std::to_string(t);
-    add(s, "tack_sort_comp", [t](auto& st) { sort_comp(st, stable_sorter::tack, t); })
-        ->Iterations(3);
+    add(s, "tack_sort_comp", [t](auto& st) {
+      sort_comp(st, stable_sorter::tack, t);
+    })->Iterations(3);
     add(s, "ref_std_stable_sort", [t](auto& st) {
       sort_comp(st, stable_sorter::std_stable_sort, t);
     })->Iterations(3);

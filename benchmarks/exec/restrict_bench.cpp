@@ -65,21 +65,23 @@ void two(benchmark::State& state, kind k, index_t n, bool soa) {
   auto y = tack::zeros<T>(n, o), z = tack::zeros<T>(n, o);
   for (auto _ : state) {
     switch (k) {
-    case kind::tack: tack::launch(tack::cpu(), n, two_outputs{}, y, z, x.as_const()); break;
-    case kind::tack_plain:
-      tack::launch(tack::cpu(), n, two_outputs_with_member{}, y, z, x.as_const());
-      break;
-    case kind::hand:
-      if constexpr (std::is_same_v<T, float>) {
-        restrict_loop(y.data(), z.data(), x.as_const().data(), n);
-      } else {
-        const auto yc = y.components(), zc = z.components();
-        const auto xc = x.as_const().components();
-        for (int c = 0; c < 3; ++c)
-          restrict_loop(yc[std::size_t(c)].data(), zc[std::size_t(c)].data(),
-                        xc[std::size_t(c)].data(), n);
-      }
-      break;
+      case kind::tack:
+        tack::launch(tack::cpu(), n, two_outputs{}, y, z, x.as_const());
+        break;
+      case kind::tack_plain:
+        tack::launch(tack::cpu(), n, two_outputs_with_member{}, y, z, x.as_const());
+        break;
+      case kind::hand:
+        if constexpr (std::is_same_v<T, float>) {
+          restrict_loop(y.data(), z.data(), x.as_const().data(), n);
+        } else {
+          const auto yc = y.components(), zc = z.components();
+          const auto xc = x.as_const().components();
+          for (int c = 0; c < 3; ++c)
+            restrict_loop(yc[std::size_t(c)].data(), zc[std::size_t(c)].data(),
+                          xc[std::size_t(c)].data(), n);
+        }
+        break;
     }
     benchmark::ClobberMemory();
   }

@@ -19,19 +19,18 @@
 namespace {
 
 struct wave {
-  TACK_HOST_DEVICE double operator()(const tack::vec3d &x) const {
+  TACK_HOST_DEVICE double operator()(const tack::vec3d& x) const {
     return x[0] * x[0] - 0.5 * x[1] + 3.0 * x[2] * x[2] * x[2] + (x[0] > 0.41 ? 0.3 : 0.0);
   }
 };
 
 tack::amr::synthetic_options shape() { return {.scale = 0.05, .box_size = 8, .ghost = 2}; }
 
-void serial(benchmark::State &state) {
+void serial(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   auto h = tack::amr::synthetic_hierarchy(shape());
   auto f = tack::amr::add_field<double>(h, "u");
-  for (int l = 0; l < h.n_levels(); ++l)
-    tack::amr::initialize(h, l, f, wave{});
+  for (int l = 0; l < h.n_levels(); ++l) tack::amr::initialize(h, l, f, wave{});
   tack_mpi_bench::samples s;
   for (auto _ : state) {
     s.add(state, tack_mpi_bench::timed(w, [&] {
@@ -43,18 +42,17 @@ void serial(benchmark::State &state) {
   state.counters["boxes"] = static_cast<double>(h.n_boxes());
 }
 
-void distributed(benchmark::State &state) {
+void distributed(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   const auto h = tack::amr::synthetic_hierarchy(shape());
   const double t0 = MPI_Wtime();
   tack::mpi::distributed_hierarchy dh(w, h);
   const double setup = MPI_Wtime() - t0;
   auto f = tack::mpi::add_field<double>(dh, "u");
-  for (int l = 0; l < dh.n_levels(); ++l)
-    tack::mpi::initialize(dh, l, f, wave{});
+  for (int l = 0; l < dh.n_levels(); ++l) tack::mpi::initialize(dh, l, f, wave{});
   double bytes = 0, boxes = 0, messages = 0;
   for (int l = 0; l < dh.n_levels(); ++l) {
-    const auto &p = dh.plan(l);
+    const auto& p = dh.plan(l);
     bytes += static_cast<double>(p.fill.send_size + p.average.send_size) * sizeof(double);
     messages += static_cast<double>(p.fill.sends.size() + p.average.sends.size());
     boxes += static_cast<double>(dh.local_boxes(l).size());
@@ -73,7 +71,7 @@ void distributed(benchmark::State &state) {
   state.counters["setup_ms"] = setup * 1e3;
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(serial)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);
 BENCHMARK(distributed)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(30);

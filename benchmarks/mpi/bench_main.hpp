@@ -16,13 +16,13 @@ namespace tack_mpi_bench {
 
 class null_reporter : public benchmark::BenchmarkReporter {
 public:
-  bool ReportContext(const Context &) override { return true; }
-  void ReportRuns(const std::vector<Run> &) override {}
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
 };
 
 /// Runs `body` once between barriers and returns the slowest rank's seconds.
 template <class F>
-double timed(const tack::mpi::communicator &c, F &&body) {
+double timed(const tack::mpi::communicator& c, F&& body) {
   c.barrier();
   const double t0 = MPI_Wtime();
   body();
@@ -36,20 +36,19 @@ double timed(const tack::mpi::communicator &c, F &&body) {
 /// disturbed iteration).
 struct samples {
   std::vector<double> t;
-  void add(benchmark::State &state, double seconds) {
+  void add(benchmark::State& state, double seconds) {
     t.push_back(seconds);
     state.SetIterationTime(seconds);
   }
-  void report(benchmark::State &state, double scale = 1e6, const char *unit = "us") {
-    if (t.empty())
-      return;
+  void report(benchmark::State& state, double scale = 1e6, const char* unit = "us") {
+    if (t.empty()) return;
     std::sort(t.begin(), t.end());
     state.counters[std::string("median_") + unit] = t[t.size() / 2] * scale;
     state.counters[std::string("min_") + unit] = t.front() * scale;
   }
 };
 
-inline int run(int argc, char **argv) {
+inline int run(int argc, char** argv) {
   tack::mpi::environment env(argc, argv);
   benchmark::Initialize(&argc, argv);
   {
@@ -65,7 +64,7 @@ inline int run(int argc, char **argv) {
   return 0;
 }
 
-} // namespace tack_mpi_bench
+}  // namespace tack_mpi_bench
 
-#define TACK_MPI_BENCH_MAIN                                                                        \
-  int main(int argc, char **argv) { return tack_mpi_bench::run(argc, argv); }
+#define TACK_MPI_BENCH_MAIN \
+  int main(int argc, char** argv) { return tack_mpi_bench::run(argc, argv); }

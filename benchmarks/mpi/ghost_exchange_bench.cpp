@@ -16,11 +16,11 @@
 
 namespace {
 
-constexpr tack::index_t cols = 512; // doubles per row: 4 KiB rows
+constexpr tack::index_t cols = 512;  // doubles per row: 4 KiB rows
 
-tack::index_t ghost_rows(const benchmark::State &state) { return state.range(0) / 4; }
+tack::index_t ghost_rows(const benchmark::State& state) { return state.range(0) / 4; }
 
-void ref_sendrecv(benchmark::State &state) {
+void ref_sendrecv(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   const std::size_t bytes = static_cast<std::size_t>(ghost_rows(state) * cols) * sizeof(double);
   std::vector<double> out(bytes / sizeof(double), 1.0), in(bytes / sizeof(double));
@@ -37,7 +37,7 @@ void ref_sendrecv(benchmark::State &state) {
 }
 
 template <bool Agree>
-void exchange(benchmark::State &state) {
+void exchange(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   const auto g = ghost_rows(state);
   // Rows owned per rank: a few times the ghost rows, so that the messages are ghost-sized.
@@ -52,7 +52,7 @@ void exchange(benchmark::State &state) {
 
 // Both in each iteration, alternating, on a machine whose load drifts: the counter `ratio` is the
 // median Sendrecv time over the median exchange time (>= 1: the exchange is as fast).
-void paired(benchmark::State &state) {
+void paired(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   const auto g = ghost_rows(state);
   tack::mpi::distributed_array<double, 2> a(w, {4 * g * w.size(), cols}, {.ghosts = g});
@@ -80,13 +80,12 @@ void paired(benchmark::State &state) {
 }
 
 // Ghost widths from 8 KiB to 8 MiB per message (range(0) = KiB).
-void sizes(benchmark::internal::Benchmark *b) {
-  for (int kib : {8, 64, 512, 2048, 8192})
-    b->Arg(kib);
+void sizes(benchmark::internal::Benchmark* b) {
+  for (int kib : {8, 64, 512, 2048, 8192}) b->Arg(kib);
   b->UseManualTime()->Iterations(200)->Unit(benchmark::kMicrosecond);
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(ref_sendrecv)->Name("exchange:ref_sendrecv")->Apply(sizes);
 BENCHMARK(exchange<false>)->Name("exchange:exchange_ghosts")->Apply(sizes);

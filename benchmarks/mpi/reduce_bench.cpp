@@ -15,7 +15,7 @@ namespace {
 constexpr tack::index_t n = 64;
 
 template <class F>
-void run(benchmark::State &state, F &&sum) {
+void run(benchmark::State& state, F&& sum) {
   auto w = tack::mpi::communicator::world();
   tack_mpi_bench::samples s;
   double sink = 0;
@@ -28,7 +28,7 @@ void run(benchmark::State &state, F &&sum) {
   state.counters["values_per_ns"] = static_cast<double>(n * n * n) / (s.t[s.t.size() / 2] * 1e9);
 }
 
-void grid_exact(benchmark::State &state) {
+void grid_exact(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   tack::mpi::grid g(w, {n * w.size(), n, n}, {.ghosts = 1});
   tack::mpi::grid_array<double> u(g);
@@ -36,19 +36,19 @@ void grid_exact(benchmark::State &state) {
   run(state, [&] { return tack::mpi::sum(u); });
 }
 
-void distributed_tree(benchmark::State &state) {
+void distributed_tree(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   tack::mpi::distributed_array<double, 3> a(w, {n * w.size(), n, n});
   a.local().fill(0.1);
   run(state, [&] { return tack::mpi::sum(a); });
 }
 
-void local_sum(benchmark::State &state) {
+void local_sum(benchmark::State& state) {
   auto a = tack::full<double, 3>({n, n, n}, 0.1);
   run(state, [&] { return tack::sum(a); });
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(grid_exact)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(50);
 BENCHMARK(distributed_tree)->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(50);

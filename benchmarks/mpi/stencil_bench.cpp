@@ -51,7 +51,7 @@ struct setup {
   }
 };
 
-void step(benchmark::State &state) {
+void step(benchmark::State& state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
   tack_mpi_bench::samples t;
@@ -68,7 +68,7 @@ void step(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations() * l[0] * l[1] * l[2]);
 }
 
-void exchange_only(benchmark::State &state) {
+void exchange_only(benchmark::State& state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
   tack_mpi_bench::samples t;
@@ -78,19 +78,18 @@ void exchange_only(benchmark::State &state) {
   state.counters["ranks"] = w.size();
 }
 
-void stencil_only(benchmark::State &state) {
+void stencil_only(benchmark::State& state) {
   setup s(state.range(0));
   auto w = tack::mpi::communicator::world();
   tack_mpi_bench::samples t;
-  for (auto _ : state)
-    t.add(state, tack_mpi_bench::timed(w, [&] { s.apply(); }));
+  for (auto _ : state) t.add(state, tack_mpi_bench::timed(w, [&] { s.apply(); }));
   t.report(state, 1e3, "ms");
   state.counters["ranks"] = w.size();
 }
 
 // Half a round trip of `range(0)` bytes between ranks 0 and 1 (latency for 8 bytes, bandwidth for
 // 4 MiB): what the model of docs/scaling.md takes as alpha and beta.
-void pingpong(benchmark::State &state) {
+void pingpong(benchmark::State& state) {
   auto w = tack::mpi::communicator::world();
   std::vector<char> buf(static_cast<std::size_t>(state.range(0)));
   const int n = static_cast<int>(buf.size());
@@ -107,13 +106,13 @@ void pingpong(benchmark::State &state) {
         }
       }
     });
-    ts.add(state, t / 20); // one way
+    ts.add(state, t / 20);  // one way
   }
   ts.report(state);
   state.SetBytesProcessed(state.iterations() * state.range(0));
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(step)
     ->Name("stencil:step")

@@ -31,12 +31,10 @@
 #define TACK_BENCH_KOKKOS 0
 #endif
 
-
 namespace {
 using namespace tack::bench;
 using tack::index_t;
 using tack::vec3d;
-
 
 struct axpy_k {
   template <class Y, class X>

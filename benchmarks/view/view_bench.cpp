@@ -33,12 +33,12 @@ using namespace tack::bench;
 
 // ---- row view creation --------------------------------------------------------------------------
 template <class A>
-void rows_create(benchmark::State &state, A a) {
+void rows_create(benchmark::State& state, A a) {
   const tack::index_t rows = a.shape()[0];
   tack::index_t i = 0;
   const long calls0 = new_calls();
   for (auto _ : state) {
-    auto v = a.rows(i, i + 2); // the issue's `rows[2:4]`, at a moving start
+    auto v = a.rows(i, i + 2);  // the issue's `rows[2:4]`, at a moving start
     benchmark::DoNotOptimize(v);
     i = i + 3 < rows ? i + 1 : 0;
   }
@@ -52,7 +52,7 @@ struct counted_slice {
   std::shared_ptr<double[]> owner;
   std::size_t offset, rows;
 };
-void ref_shared_ptr_slice(benchmark::State &state) {
+void ref_shared_ptr_slice(benchmark::State& state) {
   // libstdc++ skips the atomics while the process has never started a thread: start one, as any
   // program that ran a parallel kernel has, so that the reference pays what tack's handles pay.
   std::thread([] {}).join();
@@ -74,24 +74,21 @@ constexpr tack::index_t block = 64;
   for (tack::index_t b = 0; b < y.size(); b += block) {
     auto yr = y.rows(b, b + block);
     auto xr = x.rows(b, b + block);
-    for (tack::index_t k = 0; k < block; ++k)
-      yr[k] = s * xr[k] + yr[k];
+    for (tack::index_t k = 0; k < block; ++k) yr[k] = s * xr[k] + yr[k];
   }
 }
 [[gnu::noipa]] void scale_by_offset(tack::view<double> y, tack::view<const double> x, double s) {
   for (tack::index_t b = 0; b < y.size(); b += block)
-    for (tack::index_t k = 0; k < block; ++k)
-      y[b + k] = s * x[b + k] + y[b + k];
+    for (tack::index_t k = 0; k < block; ++k) y[b + k] = s * x[b + k] + y[b + k];
 }
-[[gnu::noipa]] void scale_raw(double *y, const double *x, tack::index_t n, double s) {
+[[gnu::noipa]] void scale_raw(double* y, const double* x, tack::index_t n, double s) {
   for (tack::index_t b = 0; b < n; b += block)
-    for (tack::index_t k = 0; k < block; ++k)
-      y[b + k] = s * x[b + k] + y[b + k];
+    for (tack::index_t k = 0; k < block; ++k) y[b + k] = s * x[b + k] + y[b + k];
 }
 
 enum class kind { tack_view, tack_mdview, raw };
 
-void kview_rows_loop(benchmark::State &state, kind k, bool rows) {
+void kview_rows_loop(benchmark::State& state, kind k, bool rows) {
   // Two row views of one allocation 2 KiB apart (mod 4 KiB): separately allocated arrays sit
   // wherever the allocator puts them, and a distance of a few bytes mod 4 KiB (4K aliasing of the
   // loads of x with the stores to y) made one variant 2x slower than another in a first version.
@@ -119,13 +116,11 @@ void kview_rows_loop(benchmark::State &state, kind k, bool rows) {
 template <class A, class B, class C>
 [[gnu::noipa]] void triad_loop(A a, B b, C c, double s, std::int64_t n, [[maybe_unused]] int t) {
   TACK_BENCH_OMP(omp parallel for schedule(static) num_threads(t))
-  for (std::int64_t i = 0; i < n; ++i)
-    a[i] = b[i] + s * c[i];
+  for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
 }
 
-void triad(benchmark::State &state, int t, kind k) {
-  if (!threads(state, t))
-    return;
+void triad(benchmark::State& state, int t, kind k) {
+  if (!threads(state, t)) return;
   const auto n = static_cast<tack::index_t>(large_n);
   auto a = tack::empty<double>(n);
   auto b = tack::full<double>(n, 0.5);
@@ -135,16 +130,16 @@ void triad(benchmark::State &state, int t, kind k) {
   using cmd = tack::mdview<const double, tack::dextents<1>, tack::layout_right>;
   for (auto _ : state) {
     switch (k) {
-    case kind::tack_view:
-      triad_loop(a.view(), b.as_const().view(), c.as_const().view(), 3.0, n, t);
-      break;
-    case kind::tack_mdview:
-      triad_loop(md(a.data(), n), cmd(b.data(), n), cmd(c.data(), n), 3.0, n, t);
-      break;
-    case kind::raw:
-      triad_loop(a.data(), static_cast<const double *>(b.data()),
-                 static_cast<const double *>(c.data()), 3.0, n, t);
-      break;
+      case kind::tack_view:
+        triad_loop(a.view(), b.as_const().view(), c.as_const().view(), 3.0, n, t);
+        break;
+      case kind::tack_mdview:
+        triad_loop(md(a.data(), n), cmd(b.data(), n), cmd(c.data(), n), 3.0, n, t);
+        break;
+      case kind::raw:
+        triad_loop(a.data(), static_cast<const double*>(b.data()),
+                   static_cast<const double*>(c.data()), 3.0, n, t);
+        break;
     }
     benchmark::ClobberMemory();
   }
@@ -153,34 +148,34 @@ void triad(benchmark::State &state, int t, kind k) {
 }
 
 [[maybe_unused]] const bool registered = [] {
-  auto ns = [](benchmark::internal::Benchmark *b) { b->Unit(benchmark::kNanosecond); };
+  auto ns = [](benchmark::internal::Benchmark* b) { b->Unit(benchmark::kNanosecond); };
   ns(add("rows_create", "tack_rows_double",
-         [](auto &s) { rows_create(s, tack::zeros<double>(1000)); }));
-  ns(add("rows_create", "tack_rows_2d", [](auto &s) {
+         [](auto& s) { rows_create(s, tack::zeros<double>(1000)); }));
+  ns(add("rows_create", "tack_rows_2d", [](auto& s) {
     rows_create(s, tack::zeros<double>({1000, 3}));
   }));
   ns(add("rows_create", "tack_rows_vec3d_aos",
-         [](auto &s) { rows_create(s, tack::zeros<tack::vec3d>(1000)); }));
-  ns(add("rows_create", "tack_rows_vec3d_soa", [](auto &s) {
+         [](auto& s) { rows_create(s, tack::zeros<tack::vec3d>(1000)); }));
+  ns(add("rows_create", "tack_rows_vec3d_soa", [](auto& s) {
     rows_create(s, tack::zeros<tack::vec3d>(1000, {.layout = tack::layout::soa}));
   }));
   ns(add("rows_create", "ref_shared_ptr_slice", ref_shared_ptr_slice));
 
-  auto us = [](benchmark::internal::Benchmark *b) { b->Unit(benchmark::kMicrosecond); };
+  auto us = [](benchmark::internal::Benchmark* b) { b->Unit(benchmark::kMicrosecond); };
   us(add("kview_rows_loop", "tack_view_rows",
-         [](auto &s) { kview_rows_loop(s, kind::tack_view, true); }));
+         [](auto& s) { kview_rows_loop(s, kind::tack_view, true); }));
   us(add("kview_rows_loop", "ref_view_offset",
-         [](auto &s) { kview_rows_loop(s, kind::tack_view, false); }));
+         [](auto& s) { kview_rows_loop(s, kind::tack_view, false); }));
   us(add("kview_rows_loop", "ref_raw_pointer",
-         [](auto &s) { kview_rows_loop(s, kind::raw, false); }));
+         [](auto& s) { kview_rows_loop(s, kind::raw, false); }));
 
   for (int t : {1, 2}) {
     const std::string g = "triad_t" + std::to_string(t);
-    add(g, "tack_view", [t](auto &s) { triad(s, t, kind::tack_view); });
-    add(g, "tack_mdview_right", [t](auto &s) { triad(s, t, kind::tack_mdview); });
-    add(g, "ref_raw_pointer", [t](auto &s) { triad(s, t, kind::raw); });
+    add(g, "tack_view", [t](auto& s) { triad(s, t, kind::tack_view); });
+    add(g, "tack_mdview_right", [t](auto& s) { triad(s, t, kind::tack_mdview); });
+    add(g, "ref_raw_pointer", [t](auto& s) { triad(s, t, kind::raw); });
   }
   return true;
 }();
 
-} // namespace
+}  // namespace

@@ -15,7 +15,8 @@ namespace amr = tack::amr;
 // A front across the domain plus a swirl: something with gradients at every level.
 struct density {
   TACK_HOST_DEVICE double operator()(const tack::vec3d& x) const {
-    const double r2 = (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.52) * (x[1] - 0.52) + (x[2] - 0.45) * (x[2] - 0.45);
+    const double r2 =
+        (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.52) * (x[1] - 0.52) + (x[2] - 0.45) * (x[2] - 0.45);
     return 1.0 + (r2 < 0.02 ? 0.5 : 0.0) + 0.3 * x[2];
   }
 };
@@ -32,8 +33,8 @@ int main(int argc, char** argv) {
   auto h = amr::synthetic_hierarchy({.scale = 0.02, .box_size = 8, .ghost = 2});
   std::printf("%s\n", h.describe().c_str());
   for (int l = 0; l < h.n_levels(); ++l) {
-    std::printf("  level %d: %zu boxes, buffer of %lld cells (ghosts included)\n", l, h.boxes(l).size(),
-                static_cast<long long>(h.level_size(l)));
+    std::printf("  level %d: %zu boxes, buffer of %lld cells (ghosts included)\n", l,
+                h.boxes(l).size(), static_cast<long long>(h.level_size(l)));
   }
 
   auto rho = amr::add_field<double>(h, "density");
@@ -49,14 +50,17 @@ int main(int argc, char** argv) {
   amr::average_down(h, u);
   amr::fill_ghost_cells(h, rho);
   amr::fill_ghost_cells(h, u);
-  std::printf("%lld launches for %lld boxes (%.3f ms in kernels)\n", static_cast<long long>(h.timings().launches),
-              static_cast<long long>(h.n_boxes()), h.timings().kernel_seconds * 1e3);
+  std::printf("%lld launches for %lld boxes (%.3f ms in kernels)\n",
+              static_cast<long long>(h.timings().launches), static_cast<long long>(h.n_boxes()),
+              h.timings().kernel_seconds * 1e3);
 
   // A box is a row view of its level buffer: any tack algorithm takes it as an array.
   const auto box = rho.box_values(h.n_levels() - 1, 0);
-  std::printf("finest level, box 0: shape (%lld, %lld, %lld), density from %.4f to %.4f (ghosts included)\n",
-              static_cast<long long>(box.extent(0)), static_cast<long long>(box.extent(1)),
-              static_cast<long long>(box.extent(2)), tack::min(box), tack::max(box));
+  std::printf(
+      "finest level, box 0: shape (%lld, %lld, %lld), density from %.4f to %.4f (ghosts "
+      "included)\n",
+      static_cast<long long>(box.extent(0)), static_cast<long long>(box.extent(1)),
+      static_cast<long long>(box.extent(2)), tack::min(box), tack::max(box));
 
   const std::string path = outdir + "/flow.vthb";
   amr::write_vtk(h, path);

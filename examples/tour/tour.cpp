@@ -73,8 +73,8 @@ int main(int argc, char** argv) {
   section("Element types in arrays (seeds/001)");
   auto velocity = tack::empty<tack::vec3f>(100);
   velocity.fill({1.0f, 0.0f, 0.0f});
-  std::cout << velocity.describe() << ", storage shape " << tack::shape_string(velocity.storage_shape())
-            << "\n";
+  std::cout << velocity.describe() << ", storage shape "
+            << tack::shape_string(velocity.storage_shape()) << "\n";
 
   section("Row views (seeds/000)");
   auto rows = tack::zeros<double>({6, 3});
@@ -106,8 +106,8 @@ int main(int argc, char** argv) {
   std::cout << "the same kernel over an interleaved copy: " << interleaved << "\n";
 
   section("Implicit arrays (seeds/001)");
-  auto squares = tack::arrays::transform(tack::arrays::counting<double>(5),
-                                         [](double v) { return v * v; });
+  auto squares =
+      tack::arrays::transform(tack::arrays::counting<double>(5), [](double v) { return v * v; });
   std::cout << "transform(counting(5), v*v) =";
   for (tack::index_t i = 0; i < squares.size(); ++i) std::cout << " " << squares[i];
   std::cout << "\n";
@@ -129,8 +129,8 @@ int main(int argc, char** argv) {
   std::cout << "sum(a * a) without storing a * a: " << tack::sum(values * values) << "\n";
   tack::sort(values);
   std::cout << "sorted: " << values << "\n";
-  auto sum = tack::parallel_reduce(1000, 0.0, [](tack::index_t i) { return double(i); },
-                                   tack::ops::plus{});
+  auto sum = tack::parallel_reduce(
+      1000, 0.0, [](tack::index_t i) { return double(i); }, tack::ops::plus{});
   std::cout << "parallel_reduce of 0..999 = " << sum << " on " << tack::num_threads()
             << " thread(s)\n";
 
@@ -163,16 +163,20 @@ int main(int argc, char** argv) {
   flow.fields["velocity"] = td::field(space, swirl);
   flow.fields["pressure"] = td::field(space, pressure);
   std::cout << flow.describe() << ", fields:";
-  for (const auto& [name, f] : flow.fields) std::cout << " " << name << " (" << f.dtype().name() << ")";
+  for (const auto& [name, f] : flow.fields)
+    std::cout << " " << name << " (" << f.dtype().name() << ")";
   std::cout << "\n";
-  const tack::vec3f u = flow.fields["velocity"].as<tack::vec3f>().interpolate(tack::vec3d{0.5, 0, 0.5});
+  const tack::vec3f u =
+      flow.fields["velocity"].as<tack::vec3f>().interpolate(tack::vec3d{0.5, 0, 0.5});
   std::cout << "velocity at (0.5, 0, 0.5): " << tack::to_string(u) << " (exact: (0, "
             << 0.5 * std::exp(-0.5) << ", 0.05))\n";
   const std::string path =
-      argc > 1 ? std::string(argv[1]) : (std::filesystem::temp_directory_path() / "tack_tour.vti").string();
+      argc > 1 ? std::string(argv[1])
+               : (std::filesystem::temp_directory_path() / "tack_tour.vti").string();
   td::write_vtk(flow, path);  // appended raw binary; ParaView and VTK open it
   auto again = td::read_vtk_as<td::uniform_grid>(path);
-  std::cout << "wrote " << path << " (" << std::filesystem::file_size(path) << " bytes) and read back "
-            << again.describe() << " with " << again.fields.size() << " fields\n";
+  std::cout << "wrote " << path << " (" << std::filesystem::file_size(path)
+            << " bytes) and read back " << again.describe() << " with " << again.fields.size()
+            << " fields\n";
   return 0;
 }

@@ -25,9 +25,9 @@ py_array stored(nb::handle h, const char* op) {
     return nb::cast<py_array>(tack_mod.attr("asarray")(h));
   } catch (nb::python_error& e) {
     if (!e.matches(PyExc_TypeError)) throw;
-    throw nb::type_error((std::string(op) + ": expected an array, got " +
-                          nb::cast<std::string>(nb::repr(h.type())))
-                             .c_str());
+    throw nb::type_error(
+        (std::string(op) + ": expected an array, got " + nb::cast<std::string>(nb::repr(h.type())))
+            .c_str());
   }
 }
 
@@ -68,9 +68,10 @@ nb::object sum_of(nb::handle h) {
   const py_array a = stored(h, "tack.sum");
   return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
     // Integers and booleans sum in 64 bits, as NumPy's do; floats in their own precision.
-    using Acc = std::conditional_t<std::is_floating_point_v<S>, S,
-                                   std::conditional_t<std::is_unsigned_v<S> && !std::is_same_v<S, bool>,
-                                                      std::uint64_t, std::int64_t>>;
+    using Acc =
+        std::conditional_t<std::is_floating_point_v<S>, S,
+                           std::conditional_t<std::is_unsigned_v<S> && !std::is_same_v<S, bool>,
+                                              std::uint64_t, std::int64_t>>;
     Acc total = 0;
     {
       gil_off g(a);
@@ -101,10 +102,13 @@ nb::object extreme(nb::handle h, bool is_min) {
       gil_off g(a);
       a.for_each_part([&](const flat& f) {
         const S v = is_min ? tack::min(part_as<S>(f)) : tack::max(part_as<S>(f));
-        if (!best) best = v;
+        if (!best)
+          best = v;
         else if constexpr (std::is_floating_point_v<S>) {
-          if (std::isnan(v) || std::isnan(*best)) best = std::numeric_limits<S>::quiet_NaN();
-          else best = is_min ? std::min(*best, v) : std::max(*best, v);
+          if (std::isnan(v) || std::isnan(*best))
+            best = std::numeric_limits<S>::quiet_NaN();
+          else
+            best = is_min ? std::min(*best, v) : std::max(*best, v);
         } else {
           best = is_min ? std::min(*best, v) : std::max(*best, v);
         }
@@ -124,14 +128,17 @@ double mean_of(nb::handle h, nb::handle n) {
   const py_array a = first_components(stored(h, op), n, op);
   const index_t count = a.size() * a.components();
   if (count == 0) {
-    throw nb::value_error((std::string(op) + ": " + a.describe() + " has no values; the mean of no values is undefined").c_str());
+    throw nb::value_error((std::string(op) + ": " + a.describe() +
+                           " has no values; the mean of no values is undefined")
+                              .c_str());
   }
   return with_scalar(a.elem.kind(), [&]<class S>() -> double {
     gil_off g(a);
     if constexpr (std::is_floating_point_v<S>) {
       return static_cast<double>(tack::mean(part_as<S>(a.data)));
     } else {
-      return static_cast<double>(tack::sum(tack::arrays::cast<double>(part_as<S>(a.data)))) / static_cast<double>(count);
+      return static_cast<double>(tack::sum(tack::arrays::cast<double>(part_as<S>(a.data)))) /
+             static_cast<double>(count);
     }
   });
 }
@@ -143,10 +150,12 @@ double variance_of(nb::handle h, nb::handle n, index_t ddof, bool root) {
     gil_off g(a);
     if constexpr (std::is_floating_point_v<S>) {
       const auto& x = part_as<S>(a.data);
-      return static_cast<double>(root ? tack::stddev(x, tack::ddof{ddof}) : tack::variance(x, tack::ddof{ddof}));
+      return static_cast<double>(root ? tack::stddev(x, tack::ddof{ddof})
+                                      : tack::variance(x, tack::ddof{ddof}));
     } else {
       auto as_double = tack::arrays::cast<double>(part_as<S>(a.data));
-      return root ? tack::stddev(as_double, tack::ddof{ddof}) : tack::variance(as_double, tack::ddof{ddof});
+      return root ? tack::stddev(as_double, tack::ddof{ddof})
+                  : tack::variance(as_double, tack::ddof{ddof});
     }
   });
 }
@@ -159,7 +168,8 @@ void sort_in_place(const py_array& a) {
                              .c_str());
   }
   if (a.ndim != 1) {
-    throw nb::value_error(("tack.algorithms.sort: " + a.describe() + " is not 1-D; reshape it first").c_str());
+    throw nb::value_error(
+        ("tack.algorithms.sort: " + a.describe() + " is not 1-D; reshape it first").c_str());
   }
   with_scalar(a.elem.kind(), [&]<class S>() {
     gil_off g(a);
@@ -169,13 +179,15 @@ void sort_in_place(const py_array& a) {
 
 void sort_by_key(const py_array& keys, const py_array& values) {
   if (!keys.elem.is_scalar() || keys.ndim != 1 || values.is_soa()) {
-    throw nb::type_error(("tack.algorithms.sort_by_key: keys must be a 1-D scalar array and values an "
-                          "interleaved array, got " + keys.describe() + " and " + values.describe())
-                             .c_str());
+    throw nb::type_error(
+        ("tack.algorithms.sort_by_key: keys must be a 1-D scalar array and values an "
+         "interleaved array, got " +
+         keys.describe() + " and " + values.describe())
+            .c_str());
   }
   if (values.shape[0] != keys.shape[0]) {
-    throw nb::value_error(("tack.algorithms.sort_by_key: " + keys.describe() + " and " + values.describe() +
-                           " differ in length")
+    throw nb::value_error(("tack.algorithms.sort_by_key: " + keys.describe() + " and " +
+                           values.describe() + " differ in length")
                               .c_str());
   }
   if (values.components() != 1 || values.ndim != 1) {
@@ -201,17 +213,21 @@ void sort_by_key(const py_array& keys, const py_array& values) {
 nb::object scan(nb::handle in, nb::handle out, bool inclusive) {
   const char* op = inclusive ? "tack.algorithms.inclusive_scan" : "tack.algorithms.exclusive_scan";
   const py_array a = interleaved(stored(in, op));
-  nb::object result = out.is_none() ? nb::cast(copy_array(a, a.elem, tack::layout::aos, a.device())) : nb::borrow(out);
+  nb::object result = out.is_none() ? nb::cast(copy_array(a, a.elem, tack::layout::aos, a.device()))
+                                    : nb::borrow(out);
   const py_array& o = nb::cast<const py_array&>(result);
   if (!o.elem.is_scalar() || !a.elem.is_scalar() || o.size() != a.size()) {
-    throw nb::value_error((std::string(op) + ": scans read and write scalar arrays of one length, got " +
+    throw nb::value_error((std::string(op) +
+                           ": scans read and write scalar arrays of one length, got " +
                            a.describe() + " into " + o.describe())
                               .c_str());
   }
-  if (o.read_only()) raise(read_only_error_type, std::string(op) + ": " + o.describe() + " is read-only");
+  if (o.read_only())
+    raise(read_only_error_type, std::string(op) + ": " + o.describe() + " is read-only");
   // The input in the output's type first (a copy only when the types differ), so that each
   // scan is instantiated once per type.
-  const py_array in_out_type = a.elem.kind() == o.elem.kind() ? a : copy_array(a, o.elem, tack::layout::aos, a.device());
+  const py_array in_out_type =
+      a.elem.kind() == o.elem.kind() ? a : copy_array(a, o.elem, tack::layout::aos, a.device());
   with_scalar(o.elem.kind(), [&]<class S>() {
     gil_off g(a);
     if (inclusive) {
@@ -229,7 +245,8 @@ nb::object dot_of(nb::handle x, nb::handle y) {
     const py_array a = interleaved(nb::cast<const py_array&>(x));
     const py_array b = interleaved(nb::cast<const py_array&>(y));
     if (a.elem.kind() == b.elem.kind() && a.elem.components() == b.elem.components() &&
-        a.size() == b.size() && std::equal(a.shape.begin(), a.shape.begin() + a.ndim, b.shape.begin())) {
+        a.size() == b.size() &&
+        std::equal(a.shape.begin(), a.shape.begin() + a.ndim, b.shape.begin())) {
       return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
         gil_off g(a);
         if constexpr (std::is_floating_point_v<S>) {
@@ -250,25 +267,38 @@ void bind_algorithms(nb::module_& m) {
   m.def("sum", &sum_of, "a"_a,
         "The sum of every scalar component (a vec3 array of n elements sums 3n values); "
         "integers sum in 64 bits.");
-  m.def("min", [](nb::handle a) { return extreme(a, true); }, "a"_a, "The smallest scalar component.");
-  m.def("max", [](nb::handle a) { return extreme(a, false); }, "a"_a, "The largest scalar component.");
+  m.def(
+      "min", [](nb::handle a) { return extreme(a, true); }, "a"_a,
+      "The smallest scalar component.");
+  m.def(
+      "max", [](nb::handle a) { return extreme(a, false); }, "a"_a,
+      "The largest scalar component.");
   m.def("mean", &mean_of, "a"_a, "n"_a = nb::none(),
         "The mean of the scalar components (of the first `n` in storage order when given).");
   nb::module_ alg = m.def_submodule("_algorithms", "tack.algorithms");
-  alg.def("variance", [](nb::handle a, nb::handle n, index_t ddof) { return variance_of(a, n, ddof, false); },
-          "a"_a, "n"_a = nb::none(), nb::kw_only(), "ddof"_a = 0,
-          "The variance of the scalar components (the first `n` in storage order when given).");
-  alg.def("stddev", [](nb::handle a, nb::handle n, index_t ddof) { return variance_of(a, n, ddof, true); },
-          "a"_a, "n"_a = nb::none(), nb::kw_only(), "ddof"_a = 0);
+  alg.def(
+      "variance",
+      [](nb::handle a, nb::handle n, index_t ddof) { return variance_of(a, n, ddof, false); },
+      "a"_a, "n"_a = nb::none(), nb::kw_only(), "ddof"_a = 0,
+      "The variance of the scalar components (the first `n` in storage order when given).");
+  alg.def(
+      "stddev",
+      [](nb::handle a, nb::handle n, index_t ddof) { return variance_of(a, n, ddof, true); }, "a"_a,
+      "n"_a = nb::none(), nb::kw_only(), "ddof"_a = 0);
   alg.def("sort", &sort_in_place, "a"_a, "Sorts a 1-D scalar array in place (NaNs last).");
   alg.def("sort_by_key", &sort_by_key, "keys"_a, "values"_a,
           "Sorts `keys` in place and applies the same permutation to `values`.");
-  alg.def("inclusive_scan", [](nb::handle a, nb::handle out) { return scan(a, out, true); }, "a"_a,
-          "out"_a = nb::none(), "Running sums (out[i] = a[0] + ... + a[i]); a new array unless `out` is given.");
-  alg.def("exclusive_scan", [](nb::handle a, nb::handle out) { return scan(a, out, false); }, "a"_a,
-          "out"_a = nb::none(), "Running sums before each element (out[0] = 0).");
+  alg.def(
+      "inclusive_scan", [](nb::handle a, nb::handle out) { return scan(a, out, true); }, "a"_a,
+      "out"_a = nb::none(),
+      "Running sums (out[i] = a[0] + ... + a[i]); a new array unless `out` is given.");
+  alg.def(
+      "exclusive_scan", [](nb::handle a, nb::handle out) { return scan(a, out, false); }, "a"_a,
+      "out"_a = nb::none(), "Running sums before each element (out[0] = 0).");
   alg.def("dot", &dot_of, "a"_a, "b"_a, "The sum of the products of paired components.");
-  alg.def("minmax", [](nb::handle a) { return nb::make_tuple(extreme(a, true), extreme(a, false)); }, "a"_a);
+  alg.def(
+      "minmax", [](nb::handle a) { return nb::make_tuple(extreme(a, true), extreme(a, false)); },
+      "a"_a);
 }
 
 }  // namespace tackpy

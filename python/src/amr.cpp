@@ -33,12 +33,15 @@ py_box from_box(const amr::box& b) { return {b.lo, b.hi}; }
 amr::boundary parse_boundary(const std::string& s) {
   if (s == "periodic") return amr::boundary::periodic;
   if (s == "extrapolate") return amr::boundary::extrapolate;
-  throw nb::value_error(("tack.amr: boundary must be \"periodic\" or \"extrapolate\", got \"" + s + "\"").c_str());
+  throw nb::value_error(
+      ("tack.amr: boundary must be \"periodic\" or \"extrapolate\", got \"" + s + "\"").c_str());
 }
 
 std::array<amr::boundary, 3> parse_boundaries(const std::vector<std::string>& b) {
   if (b.size() != 3) {
-    throw nb::value_error(("tack.amr: boundaries has one entry per axis (3), got " + std::to_string(b.size())).c_str());
+    throw nb::value_error(
+        ("tack.amr: boundaries has one entry per axis (3), got " + std::to_string(b.size()))
+            .c_str());
   }
   return {parse_boundary(b[0]), parse_boundary(b[1]), parse_boundary(b[2])};
 }
@@ -56,7 +59,8 @@ bool with_amr_element(const tack::dtype& e, F&& f) {
 
 /// Elements `[first, last)` of a level buffer as a Python array of `shape`, over the same memory.
 template <class T>
-py_array rows_as_py(const tack::array<T>& buf, index_t first, index_t last, const std::vector<index_t>& shape) {
+py_array rows_as_py(const tack::array<T>& buf, index_t first, index_t last,
+                    const std::vector<index_t>& shape) {
   using S = tack::scalar_t<T>;
   py_array a;
   a.elem = tack::dtype_of<T>();
@@ -75,7 +79,9 @@ py_array rows_as_py(const tack::array<T>& buf, index_t first, index_t last, cons
   return a;
 }
 
-const amr::detail::field_entry& entry(const py_hierarchy& p, const std::string& name) { return p.h->field_entry(name); }
+const amr::detail::field_entry& entry(const py_hierarchy& p, const std::string& name) {
+  return p.h->field_entry(name);
+}
 
 nb::object box_values(const py_hierarchy& p, const std::string& name, int l, std::size_t b) {
   const auto& e = entry(p, name);
@@ -84,7 +90,8 @@ nb::object box_values(const py_hierarchy& p, const std::string& name, int l, std
     const auto f = amr::get_field<T>(*p.h, name);
     const auto v = f.box_values(l, b);  // checks the level and the box
     const auto& lay = p.h->layout(l);
-    out = rows_as_py<T>(f.level_buffer(l), lay.offsets[b], lay.offsets[b + 1], {v.extent(0), v.extent(1), v.extent(2)});
+    out = rows_as_py<T>(f.level_buffer(l), lay.offsets[b], lay.offsets[b + 1],
+                        {v.extent(0), v.extent(1), v.extent(2)});
   });
   return wrap(std::move(out));
 }
@@ -100,7 +107,8 @@ nb::object level_buffer(const py_hierarchy& p, const std::string& name, int l) {
 }
 
 void add_field(py_hierarchy& p, const std::string& name, nb::handle dtype, nb::handle layout) {
-  const tack::dtype e = dtype_from(dtype, tack::dtype(tack::scalar_kind::f64), "tack.amr.Hierarchy.add_field");
+  const tack::dtype e =
+      dtype_from(dtype, tack::dtype(tack::scalar_kind::f64), "tack.amr.Hierarchy.add_field");
   const tack::layout lay = parse_layout(layout, "tack.amr.Hierarchy.add_field");
   if (!with_amr_element(e, [&]<class T>() { amr::add_field<T>(*p.h, name, lay); })) {
     throw nb::type_error(("tack.amr.Hierarchy.add_field: fields of " + std::string(e.name()) +
@@ -123,8 +131,9 @@ void bind_amr(nb::module_& m) {
   nb::class_<py_hierarchy>(a, "Hierarchy", "Levels of boxes with one buffer per level and field")
       .def(
           "__init__",
-          [](py_hierarchy* self, const py_box& domain, const std::vector<std::pair<int, std::vector<py_box>>>& levels,
-             index_t ghost, const std::vector<std::string>& boundaries, const std::array<double, 3>& origin,
+          [](py_hierarchy* self, const py_box& domain,
+             const std::vector<std::pair<int, std::vector<py_box>>>& levels, index_t ghost,
+             const std::vector<std::string>& boundaries, const std::array<double, 3>& origin,
              const std::array<double, 3>& spacing) {
             std::vector<amr::level> lv;
             for (const auto& [ratio, boxes] : levels) {
@@ -137,7 +146,8 @@ void bind_amr(nb::module_& m) {
             o.boundaries = parse_boundaries(boundaries);
             o.origin = tack::vec3d{origin[0], origin[1], origin[2]};
             o.spacing = tack::vec3d{spacing[0], spacing[1], spacing[2]};
-            new (self) py_hierarchy{std::make_shared<amr::hierarchy>(to_box(domain), std::move(lv), o)};
+            new (self)
+                py_hierarchy{std::make_shared<amr::hierarchy>(to_box(domain), std::move(lv), o)};
           },
           "domain"_a, "levels"_a, "ghost"_a = 2,
           "boundaries"_a = std::vector<std::string>{"periodic", "periodic", "periodic"},
@@ -151,16 +161,22 @@ void bind_amr(nb::module_& m) {
                      for (const auto& e : p.h->fields()) out.push_back(e.name);
                      return out;
                    })
-      .def("boxes", &boxes_of, "level"_a, "The boxes of a level as ((lo_x, lo_y, lo_z), (hi_x, hi_y, hi_z))")
-      .def("ratio", [](const py_hierarchy& p, int l) { return p.h->ratio(l); }, "level"_a)
-      .def("domain", [](const py_hierarchy& p, int l) { return from_box(p.h->domain(l)); }, "level"_a = 0)
-      .def("spacing",
-           [](const py_hierarchy& p, int l) {
-             const auto s = p.h->spacing(l);
-             return std::array<double, 3>{s[0], s[1], s[2]};
-           },
-           "level"_a)
-      .def("level_size", [](const py_hierarchy& p, int l) { return p.h->level_size(l); }, "level"_a)
+      .def("boxes", &boxes_of, "level"_a,
+           "The boxes of a level as ((lo_x, lo_y, lo_z), (hi_x, hi_y, hi_z))")
+      .def(
+          "ratio", [](const py_hierarchy& p, int l) { return p.h->ratio(l); }, "level"_a)
+      .def(
+          "domain", [](const py_hierarchy& p, int l) { return from_box(p.h->domain(l)); },
+          "level"_a = 0)
+      .def(
+          "spacing",
+          [](const py_hierarchy& p, int l) {
+            const auto s = p.h->spacing(l);
+            return std::array<double, 3>{s[0], s[1], s[2]};
+          },
+          "level"_a)
+      .def(
+          "level_size", [](const py_hierarchy& p, int l) { return p.h->level_size(l); }, "level"_a)
       .def("add_field", &add_field, "name"_a, "dtype"_a = nb::none(), "layout"_a = "aos",
            "Adds a zeroed field (f32, f64, vec3 of either; layout \"aos\" or \"soa\")")
       .def("box_values", &box_values, "name"_a, "level"_a, "box"_a,
@@ -188,7 +204,8 @@ void bind_amr(nb::module_& m) {
 
   a.def(
       "synthetic_hierarchy",
-      [](double scale, index_t box_size, index_t ghost, int ratio, int levels, const std::vector<std::string>& boundaries) {
+      [](double scale, index_t box_size, index_t ghost, int ratio, int levels,
+         const std::vector<std::string>& boundaries) {
         amr::synthetic_options o;
         o.scale = scale;
         o.box_size = box_size;
@@ -223,8 +240,9 @@ void bind_amr(nb::module_& m) {
       },
       "hierarchy"_a, "name"_a, "fine_level"_a = nb::none());
   a.def(
-      "write_vtk", [](const py_hierarchy& p, const std::string& path) { amr::write_vtk(*p.h, path); }, "hierarchy"_a,
-      "path"_a);
+      "write_vtk",
+      [](const py_hierarchy& p, const std::string& path) { amr::write_vtk(*p.h, path); },
+      "hierarchy"_a, "path"_a);
 }
 
 }  // namespace tackpy

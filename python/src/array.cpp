@@ -76,13 +76,13 @@ std::vector<index_t> parse_shape(nb::handle shape, const tack::dtype& elem, cons
                             nb::cast<std::string>(nb::repr(h)))
                                .c_str());
     }
-    const long long v = PyLong_CheckExact(h.ptr()) ? PyLong_AsLongLong(h.ptr())
-                                                   : PyLong_AsLongLong(nb::steal(PyNumber_Index(h.ptr())).ptr());
+    const long long v = PyLong_CheckExact(h.ptr())
+                            ? PyLong_AsLongLong(h.ptr())
+                            : PyLong_AsLongLong(nb::steal(PyNumber_Index(h.ptr())).ptr());
     if (v == -1 && PyErr_Occurred()) throw nb::python_error();
     if (v < 0) {
-      throw nb::value_error((std::string(op) + ": negative extent " + std::to_string(v) +
-                             " in the shape")
-                                .c_str());
+      throw nb::value_error(
+          (std::string(op) + ": negative extent " + std::to_string(v) + " in the shape").c_str());
     }
     out.push_back(v);
   };
@@ -100,14 +100,13 @@ std::vector<index_t> parse_shape(nb::handle shape, const tack::dtype& elem, cons
   }
   const int rank = static_cast<int>(out.size());
   if (rank < 1 || rank + elem.component_rank() > max_storage_rank) {
-    throw nb::value_error((std::string(op) + ": shape " + shape_string(out) + " of " +
-                           std::string(elem.name()) + " has " + std::to_string(rank) +
-                           " dimensions; tack arrays have 1 to " +
-                           std::to_string(max_storage_rank - elem.component_rank()) +
-                           " for this dtype (" + std::to_string(max_storage_rank) +
-                           " with the component axes)" +
-                           (rank == 0 ? "; use shape (1,) for a single value" : ""))
-                              .c_str());
+    throw nb::value_error(
+        (std::string(op) + ": shape " + shape_string(out) + " of " + std::string(elem.name()) +
+         " has " + std::to_string(rank) + " dimensions; tack arrays have 1 to " +
+         std::to_string(max_storage_rank - elem.component_rank()) + " for this dtype (" +
+         std::to_string(max_storage_rank) + " with the component axes)" +
+         (rank == 0 ? "; use shape (1,) for a single value" : ""))
+            .c_str());
   }
   // The byte size must fit: refuse shapes whose element count overflows.
   long double total = static_cast<long double>(elem.itemsize());
@@ -143,8 +142,10 @@ tack::device parse_device(nb::handle device, const char* op) {
     }
     return d;
   }
-  throw nb::type_error((std::string(op) + ": device must be a string such as \"cpu\" or "
-                        "\"cuda:0\", not " + nb::cast<std::string>(nb::repr(device)))
+  throw nb::type_error((std::string(op) +
+                        ": device must be a string such as \"cpu\" or "
+                        "\"cuda:0\", not " +
+                        nb::cast<std::string>(nb::repr(device)))
                            .c_str());
 }
 
@@ -158,9 +159,9 @@ S to_scalar(nb::handle value, const char* op) {
     const double v = PyFloat_AsDouble(value.ptr());
     if (v == -1.0 && PyErr_Occurred()) {
       PyErr_Clear();
-      throw nb::type_error((std::string(op) + ": expected a number, got " +
-                            nb::cast<std::string>(nb::repr(value)))
-                               .c_str());
+      throw nb::type_error(
+          (std::string(op) + ": expected a number, got " + nb::cast<std::string>(nb::repr(value)))
+              .c_str());
     }
     return static_cast<S>(v);
   } else {
@@ -181,9 +182,9 @@ S to_scalar(nb::handle value, const char* op) {
     nb::object idx = nb::steal(PyNumber_Index(value.ptr()));
     if (!idx.is_valid()) {
       PyErr_Clear();
-      throw nb::type_error((std::string(op) + ": expected a number, got " +
-                            nb::cast<std::string>(nb::repr(value)))
-                               .c_str());
+      throw nb::type_error(
+          (std::string(op) + ": expected a number, got " + nb::cast<std::string>(nb::repr(value)))
+              .c_str());
     }
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
@@ -197,9 +198,11 @@ S to_scalar(nb::handle value, const char* op) {
     }
     if (overflow != 0) throw out_of_range();
     if constexpr (std::is_signed_v<S>) {
-      if (v < std::numeric_limits<S>::min() || v > std::numeric_limits<S>::max()) throw out_of_range();
+      if (v < std::numeric_limits<S>::min() || v > std::numeric_limits<S>::max())
+        throw out_of_range();
     } else {
-      if (v < 0 || static_cast<unsigned long long>(v) > std::numeric_limits<S>::max()) throw out_of_range();
+      if (v < 0 || static_cast<unsigned long long>(v) > std::numeric_limits<S>::max())
+        throw out_of_range();
     }
     return static_cast<S>(v);
   }
@@ -273,7 +276,8 @@ py_array make_root(const tack::dtype& elem, const std::vector<index_t>& shape, t
   a.elem = elem;
   a.layout = layout;
   a.ndim = static_cast<int>(shape.size());
-  for (int d = 0; d < a.ndim; ++d) a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
+  for (int d = 0; d < a.ndim; ++d)
+    a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
   const index_t n = a.size();
   if (layout == tack::layout::soa) {
     if (elem.is_scalar()) {
@@ -281,7 +285,8 @@ py_array make_root(const tack::dtype& elem, const std::vector<index_t>& shape, t
                              std::string(elem.name()) + " is a scalar dtype")
                                 .c_str());
     }
-    for (int c = 0; c < elem.components(); ++c) a.comps.push_back(empty_flat(elem.kind(), n, device));
+    for (int c = 0; c < elem.components(); ++c)
+      a.comps.push_back(empty_flat(elem.kind(), n, device));
     a.data = a.comps.front();
   } else {
     a.data = empty_flat(elem.kind(), n * elem.components(), device);
@@ -324,7 +329,7 @@ void copy_same_kind(const py_array& dst, const py_array& src) {
 /// `src` with each part converted to scalar kind `k` (same layout).
 py_array convert_parts(const py_array& src, tack::scalar_kind k) {
   py_array out = src;
-  out.elem = src.elem.is_scalar() ? tack::dtype(k)
+  out.elem = src.elem.is_scalar()   ? tack::dtype(k)
              : src.elem.is_vector() ? tack::dtype::vector(k, src.elem.rows())
                                     : tack::dtype::matrix(k, src.elem.rows(), src.elem.cols());
   auto convert = [&](const flat& f) -> flat {
@@ -360,14 +365,15 @@ void copy_values(const py_array& dst, const py_array& src, const char* op) {
                            dst.describe() + " and " + src.describe() + ")")
                               .c_str());
   }
-  if (dst.ndim != src.ndim || !std::equal(dst.shape.begin(), dst.shape.begin() + dst.ndim, src.shape.begin())) {
+  if (dst.ndim != src.ndim ||
+      !std::equal(dst.shape.begin(), dst.shape.begin() + dst.ndim, src.shape.begin())) {
     throw nb::value_error((std::string(op) + ": the shapes differ (" + dst.describe() + " and " +
                            src.describe() + ")")
                               .c_str());
   }
   if (dst.read_only()) {
-    raise(read_only_error_type, std::string(op) + ": " + dst.describe() +
-                                    " is read-only; copy it first (a.copy())");
+    raise(read_only_error_type,
+          std::string(op) + ": " + dst.describe() + " is read-only; copy it first (a.copy())");
   }
   maybe_release gil(dst.size() * dst.components());
   const py_array& from =
@@ -424,8 +430,12 @@ py_array slice_rows(const py_array& a, index_t i, index_t j) {
     for (const auto& c : a.comps) comps.push_back(rows_of(c, i * re, j * re));
   }
   const index_t step = re * a.components();
-  py_array out{a.elem, a.layout, a.ndim, a.shape,
-               a.is_soa() ? comps.front() : rows_of(a.data, i * step, j * step), std::move(comps)};
+  py_array out{a.elem,
+               a.layout,
+               a.ndim,
+               a.shape,
+               a.is_soa() ? comps.front() : rows_of(a.data, i * step, j * step),
+               std::move(comps)};
   out.shape[0] = j - i;
   return out;
 }
@@ -435,7 +445,8 @@ py_array reshaped(const py_array& a, const std::vector<index_t>& shape) {
   py_array out = a;
   out.ndim = static_cast<int>(shape.size());
   out.shape = {};
-  for (int d = 0; d < out.ndim; ++d) out.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
+  for (int d = 0; d < out.ndim; ++d)
+    out.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
   return out;
 }
 
@@ -491,8 +502,8 @@ std::vector<index_t> parse_reshape(const py_array& a, nb::args args) {
 void fill_array(const py_array& a, nb::handle value) {
   const char* op = "tack.Array.fill";
   if (a.read_only()) {
-    raise(read_only_error_type, std::string(op) + ": " + a.describe() +
-                                    " is read-only; copy it first (a.copy())");
+    raise(read_only_error_type,
+          std::string(op) + ": " + a.describe() + " is read-only; copy it first (a.copy())");
   }
   auto objs = element_objects(value, a.elem, op);
   with_scalar(a.elem.kind(), [&]<class S>() {
@@ -507,7 +518,8 @@ void fill_array(const py_array& a, nb::handle value) {
     } else if (uniform) {
       part_as<S>(a.data).fill(v[0]);
     } else {
-      for (int k = 0; k < c; ++k) tack::fill(tack::arrays::strided(part_as<S>(a.data), c, k), v[static_cast<std::size_t>(k)]);
+      for (int k = 0; k < c; ++k)
+        tack::fill(tack::arrays::strided(part_as<S>(a.data), c, k), v[static_cast<std::size_t>(k)]);
     }
   });
 }
@@ -551,8 +563,8 @@ nb::object element_at(const py_array& a, nb::handle key) {
   const index_t n = a.shape[0];
   if (k < 0) k += n;
   if (k < 0 || k >= n) {
-    throw nb::index_error(("tack.Array[" + nb::cast<std::string>(nb::repr(key)) + "]: index out of range for " +
-                           a.describe())
+    throw nb::index_error(("tack.Array[" + nb::cast<std::string>(nb::repr(key)) +
+                           "]: index out of range for " + a.describe())
                               .c_str());
   }
   py_array row = slice_rows(a, k, k + 1);
@@ -579,127 +591,155 @@ py_array array_getitem_slice(const py_array& a, nb::handle key) {
   if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
   if (step != 1) {
     throw nb::value_error(("tack.Array[" + nb::cast<std::string>(nb::str(key)) + "]: a step of " +
-                           std::to_string(step) + " is not a row view (views are one contiguous "
+                           std::to_string(step) +
+                           " is not a row view (views are one contiguous "
                            "stretch of rows); tack.arrays.Strided reads every k-th element "
                            "without copying")
                               .c_str());
   }
-  const Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(a.shape[0]), &start, &stop, step);
+  const Py_ssize_t len =
+      PySlice_AdjustIndices(static_cast<Py_ssize_t>(a.shape[0]), &start, &stop, step);
   return slice_rows(a, start, start + len);
 }
 
 void bind_array(nb::module_& m) {
   nb::class_<py_array> cls(m, "Array",
-                       "A typed array on a device (see tack.empty, tack.zeros, tack.array). "
-                       "`a[i:j]` is a row view over the same memory.");
+                           "A typed array on a device (see tack.empty, tack.zeros, tack.array). "
+                           "`a[i:j]` is a row view over the same memory.");
   def_arithmetic(cls);
   cls.def_prop_ro("shape", &py_array::shape_tuple, "The shape, without component axes.")
       .def_prop_ro("size", &py_array::size, "The number of elements.")
       .def_prop_ro("ndim", [](const py_array& a) { return a.ndim; })
-      .def_prop_ro("dtype", [](const py_array& a) { return dtype_object(a.elem); },
-                   "The element dtype (`tack.vec3(tack.f32)`).")
+      .def_prop_ro(
+          "dtype", [](const py_array& a) { return dtype_object(a.elem); },
+          "The element dtype (`tack.vec3(tack.f32)`).")
       .def_prop_ro("scalar_dtype", [](const py_array& a) { return dtype_object(a.elem.scalar()); })
-      .def_prop_ro("scalar_size", [](const py_array& a) { return a.elem.scalar_size(); },
-                   "Bytes per scalar component.")
-      .def_prop_ro("storage_shape",
-                   [](const py_array& a) {
-                     auto s = a.storage_shape();
-                     nb::list l;
-                     for (auto e : s) l.append(e);
-                     return nb::tuple(l);
-                   },
-                   "The shape with the component axes appended (`(n, 3)` for vec3).")
-      .def_prop_ro("device", [](const py_array& a) { return a.device().str(); },
-                   "Where the memory is: `'cpu'` or `'cuda:N'`.")
-      .def_prop_ro("layout", [](const py_array& a) { return layout_name(a.layout); },
-                   "`'aos'` (interleaved, and every scalar array) or `'soa'`.")
+      .def_prop_ro(
+          "scalar_size", [](const py_array& a) { return a.elem.scalar_size(); },
+          "Bytes per scalar component.")
+      .def_prop_ro(
+          "storage_shape",
+          [](const py_array& a) {
+            auto s = a.storage_shape();
+            nb::list l;
+            for (auto e : s) l.append(e);
+            return nb::tuple(l);
+          },
+          "The shape with the component axes appended (`(n, 3)` for vec3).")
+      .def_prop_ro(
+          "device", [](const py_array& a) { return a.device().str(); },
+          "Where the memory is: `'cpu'` or `'cuda:N'`.")
+      .def_prop_ro(
+          "layout", [](const py_array& a) { return layout_name(a.layout); },
+          "`'aos'` (interleaved, and every scalar array) or `'soa'`.")
       .def_prop_ro("components", &components_of,
                    "SoA arrays: the component arrays (a tuple); None for interleaved arrays.")
       .def_prop_ro("read_only", &py_array::read_only)
-      .def_prop_ro("nbytes", [](const py_array& a) { return a.size() * static_cast<index_t>(a.elem.itemsize()); })
-      .def_prop_ro("version",
-                   [](const py_array& a) {
-                     std::uint64_t v = 0;
-                     a.for_each_part([&](const flat& f) {
-                       v += std::visit([](const auto& p) { return p.version(); }, f);
-                     });
-                     return v;
-                   },
-                   "The root's write count: every write through any view of it increments it.")
+      .def_prop_ro(
+          "nbytes",
+          [](const py_array& a) { return a.size() * static_cast<index_t>(a.elem.itemsize()); })
+      .def_prop_ro(
+          "version",
+          [](const py_array& a) {
+            std::uint64_t v = 0;
+            a.for_each_part([&](const flat& f) {
+              v += std::visit([](const auto& p) { return p.version(); }, f);
+            });
+            return v;
+          },
+          "The root's write count: every write through any view of it increments it.")
       .def_prop_ro("is_view",
-                   [](const py_array& a) { return std::visit([](const auto& f) { return f.is_view(); }, a.first_part()); })
+                   [](const py_array& a) {
+                     return std::visit([](const auto& f) { return f.is_view(); }, a.first_part());
+                   })
       .def("__len__", [](const py_array& a) { return a.shape[0]; })
-      .def("__getitem__",
-           [](const py_array& a, nb::handle key) -> nb::object {
-             if (PySlice_Check(key.ptr())) return wrap(array_getitem_slice(a, key));
-             if (PyIndex_Check(key.ptr())) return element_at(a, key);
-             throw nb::index_error(("tack.Array[" + nb::cast<std::string>(nb::repr(key)) +
-                                    "]: a row view takes one slice (or one index) of the first "
-                                    "dimension, nothing beside it; use reshape, "
-                                    "tack.arrays.Strided or tack.arrays.ExtractComponent for "
-                                    "other selections")
-                                       .c_str());
-           },
-           nb::arg("key"))
+      .def(
+          "__getitem__",
+          [](const py_array& a, nb::handle key) -> nb::object {
+            if (PySlice_Check(key.ptr())) return wrap(array_getitem_slice(a, key));
+            if (PyIndex_Check(key.ptr())) return element_at(a, key);
+            throw nb::index_error(("tack.Array[" + nb::cast<std::string>(nb::repr(key)) +
+                                   "]: a row view takes one slice (or one index) of the first "
+                                   "dimension, nothing beside it; use reshape, "
+                                   "tack.arrays.Strided or tack.arrays.ExtractComponent for "
+                                   "other selections")
+                                      .c_str());
+          },
+          nb::arg("key"))
       .def("__setitem__",
            [](const py_array&, nb::handle, nb::handle) {
-             throw nb::type_error("tack.Array: tack has no slice assignment (a[i:j] = x); use "
-                                  "tack.copyto(a[i:j], x) or a[i:j].fill(v)");
+             throw nb::type_error(
+                 "tack.Array: tack has no slice assignment (a[i:j] = x); use "
+                 "tack.copyto(a[i:j], x) or a[i:j].fill(v)");
            })
       .def("numpy", &to_numpy,
            "A host snapshot as a NumPy array, component axes appended: (n, 3) for vec3.")
       .def("fill", &fill_array, nb::arg("value"),
            "Sets every element: a number, or a sequence of components for vector and matrix "
            "elements (`v.fill([1.0, 0.0, 0.0])`).")
-      .def("copy",
-           [](const py_array& a, nb::handle layout, nb::handle device) {
-             return copy_array(a, a.elem, layout.is_none() ? a.layout : parse_layout(layout, "tack.Array.copy"),
-                               device.is_none() ? a.device() : parse_device(device, "tack.Array.copy"));
-           },
-           nb::kw_only(), nb::arg("layout") = nb::none(), nb::arg("device") = nb::none(),
-           "Independent storage with the same values (same layout and device unless named).")
-      .def("astype",
-           [](const py_array& a, nb::handle dtype) {
-             tack::dtype to = astype_target(a, dtype_from(dtype, a.elem, "tack.Array.astype"));
-             return copy_array(a, to, a.layout, a.device());
-           },
-           nb::arg("dtype"),
-           "A copy with another element type: a scalar dtype changes the component precision "
-           "only; an element dtype must have the same component dimensions.")
-      .def("reshape",
-           [](const py_array& a, nb::args shape) { return reshaped(a, parse_reshape(a, shape)); },
-           "The same memory under another shape (the element count must match; one -1 is inferred).")
-      .def("to_device",
-           [](nb::handle self, nb::handle device) -> nb::object {
-             const py_array& a = nb::cast<const py_array&>(self);
-             tack::device d = parse_device(device, "tack.Array.to_device");
-             if (d == a.device()) return nb::borrow(self);
-             return nb::cast(copy_array(a, a.elem, a.layout, d));
-           },
-           nb::arg("device"),
-           "The array itself when its memory is usable on `device`, else a copy there.")
+      .def(
+          "copy",
+          [](const py_array& a, nb::handle layout, nb::handle device) {
+            return copy_array(
+                a, a.elem, layout.is_none() ? a.layout : parse_layout(layout, "tack.Array.copy"),
+                device.is_none() ? a.device() : parse_device(device, "tack.Array.copy"));
+          },
+          nb::kw_only(), nb::arg("layout") = nb::none(), nb::arg("device") = nb::none(),
+          "Independent storage with the same values (same layout and device unless named).")
+      .def(
+          "astype",
+          [](const py_array& a, nb::handle dtype) {
+            tack::dtype to = astype_target(a, dtype_from(dtype, a.elem, "tack.Array.astype"));
+            return copy_array(a, to, a.layout, a.device());
+          },
+          nb::arg("dtype"),
+          "A copy with another element type: a scalar dtype changes the component precision "
+          "only; an element dtype must have the same component dimensions.")
+      .def(
+          "reshape",
+          [](const py_array& a, nb::args shape) { return reshaped(a, parse_reshape(a, shape)); },
+          "The same memory under another shape (the element count must match; one -1 is inferred).")
+      .def(
+          "to_device",
+          [](nb::handle self, nb::handle device) -> nb::object {
+            const py_array& a = nb::cast<const py_array&>(self);
+            tack::device d = parse_device(device, "tack.Array.to_device");
+            if (d == a.device()) return nb::borrow(self);
+            return nb::cast(copy_array(a, a.elem, a.layout, d));
+          },
+          nb::arg("device"),
+          "The array itself when its memory is usable on `device`, else a copy there.")
       .def("__dlpack__", &dunder_dlpack, nb::kw_only(), "stream"_a = nb::none(),
            "max_version"_a = nb::none(), "dl_device"_a = nb::none(), "copy"_a = nb::none(),
            "A DLPack capsule of the memory (shared): versioned, with READ_ONLY for read-only "
            "arrays, when the consumer passes max_version >= (1, 0); the legacy capsule otherwise.")
-      .def("__dlpack_device__", [](const py_array& a) { auto d = dlpack_device(a); return nb::make_tuple(d.first, d.second); },
-           "(device type, device id) as DLPack numbers them: (1, 0) for the CPU.")
-      .def("__array__", [](nb::handle self, nb::handle dtype, nb::handle copy) { return dunder_array(self, dtype, copy); },
-           "dtype"_a = nb::none(), nb::kw_only(), "copy"_a = nb::none(),
-           "NumPy's protocol: shares the memory where it can (interleaved CPU arrays), else a snapshot.")
+      .def(
+          "__dlpack_device__",
+          [](const py_array& a) {
+            auto d = dlpack_device(a);
+            return nb::make_tuple(d.first, d.second);
+          },
+          "(device type, device id) as DLPack numbers them: (1, 0) for the CPU.")
+      .def(
+          "__array__",
+          [](nb::handle self, nb::handle dtype, nb::handle copy) {
+            return dunder_array(self, dtype, copy);
+          },
+          "dtype"_a = nb::none(), nb::kw_only(), "copy"_a = nb::none(),
+          "NumPy's protocol: shares the memory where it can (interleaved CPU arrays), else a "
+          "snapshot.")
       .def("export_memory", &export_memory_of,
            "The root's allocation with a keep-alive owner (refused on row views and SoA arrays).")
-      .def("__repr__",
-           [](const py_array& a) {
-             nb::module_ np = nb::module_::import_("numpy");
-             nb::object text = np.attr("array2string")(to_numpy(a), "separator"_a = ", ",
-                                                       "prefix"_a = "tack.array(");
-             std::string s = "tack.array(" + nb::cast<std::string>(text) + ", dtype=" +
-                             std::string(a.elem.name());
-             if (a.is_soa()) s += ", layout=\"soa\"";
-             if (!a.device().is_cpu()) s += ", device=\"" + a.device().str() + "\"";
-             return s + ")";
-           });
+      .def("__repr__", [](const py_array& a) {
+        nb::module_ np = nb::module_::import_("numpy");
+        nb::object text =
+            np.attr("array2string")(to_numpy(a), "separator"_a = ", ", "prefix"_a = "tack.array(");
+        std::string s =
+            "tack.array(" + nb::cast<std::string>(text) + ", dtype=" + std::string(a.elem.name());
+        if (a.is_soa()) s += ", layout=\"soa\"";
+        if (!a.device().is_cpu()) s += ", device=\"" + a.device().str() + "\"";
+        return s + ")";
+      });
 }
 
 }  // namespace tackpy

@@ -34,28 +34,39 @@ namespace tackpy {
 using tack::index_t;
 
 /// One rank-1 handle per scalar kind, in `tack::scalar_kind` order.
-using flat = std::variant<tack::array<float>, tack::array<double>, tack::array<std::int8_t>,
-                          tack::array<std::int16_t>, tack::array<std::int32_t>,
-                          tack::array<std::int64_t>, tack::array<std::uint8_t>,
-                          tack::array<std::uint16_t>, tack::array<std::uint32_t>,
-                          tack::array<std::uint64_t>, tack::array<bool>>;
+using flat =
+    std::variant<tack::array<float>, tack::array<double>, tack::array<std::int8_t>,
+                 tack::array<std::int16_t>, tack::array<std::int32_t>, tack::array<std::int64_t>,
+                 tack::array<std::uint8_t>, tack::array<std::uint16_t>, tack::array<std::uint32_t>,
+                 tack::array<std::uint64_t>, tack::array<bool>>;
 
 /// Calls `f.template operator()<S>()` with the C++ type of scalar kind `k`.
 template <class F>
 decltype(auto) with_scalar(tack::scalar_kind k, F&& f) {
   using K = tack::scalar_kind;
   switch (k) {
-  case K::f32: return f.template operator()<float>();
-  case K::f64: return f.template operator()<double>();
-  case K::i8: return f.template operator()<std::int8_t>();
-  case K::i16: return f.template operator()<std::int16_t>();
-  case K::i32: return f.template operator()<std::int32_t>();
-  case K::i64: return f.template operator()<std::int64_t>();
-  case K::u8: return f.template operator()<std::uint8_t>();
-  case K::u16: return f.template operator()<std::uint16_t>();
-  case K::u32: return f.template operator()<std::uint32_t>();
-  case K::u64: return f.template operator()<std::uint64_t>();
-  case K::boolean: break;
+    case K::f32:
+      return f.template operator()<float>();
+    case K::f64:
+      return f.template operator()<double>();
+    case K::i8:
+      return f.template operator()<std::int8_t>();
+    case K::i16:
+      return f.template operator()<std::int16_t>();
+    case K::i32:
+      return f.template operator()<std::int32_t>();
+    case K::i64:
+      return f.template operator()<std::int64_t>();
+    case K::u8:
+      return f.template operator()<std::uint8_t>();
+    case K::u16:
+      return f.template operator()<std::uint16_t>();
+    case K::u32:
+      return f.template operator()<std::uint32_t>();
+    case K::u64:
+      return f.template operator()<std::uint64_t>();
+    case K::boolean:
+      break;
   }
   return f.template operator()<bool>();
 }

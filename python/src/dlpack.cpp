@@ -22,7 +22,8 @@ constexpr const char* legacy_name = "dltensor";
 /// A capsule that nobody consumed still owns its tensor: release it.
 void versioned_capsule_destructor(PyObject* cap) {
   if (PyCapsule_IsValid(cap, versioned_name)) {
-    auto* t = static_cast<tack::dlpack::DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap, versioned_name));
+    auto* t = static_cast<tack::dlpack::DLManagedTensorVersioned*>(
+        PyCapsule_GetPointer(cap, versioned_name));
     if (t && t->deleter) t->deleter(t);
   }
 }
@@ -53,10 +54,12 @@ nb::object export_capsule(const py_array& a, bool legacy, bool copied) {
   return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
     const auto& f = part_as<S>(a.data);
     if (legacy) {
-      auto* t = tack::detail::export_dlpack<tack::dlpack::DLManagedTensor>(f, "tack::to_dlpack_legacy", sshape);
+      auto* t = tack::detail::export_dlpack<tack::dlpack::DLManagedTensor>(
+          f, "tack::to_dlpack_legacy", sshape);
       return capsule_of(t, legacy_name, legacy_capsule_destructor);
     }
-    auto* t = tack::detail::export_dlpack<tack::dlpack::DLManagedTensorVersioned>(f, "tack::to_dlpack", sshape);
+    auto* t = tack::detail::export_dlpack<tack::dlpack::DLManagedTensorVersioned>(
+        f, "tack::to_dlpack", sshape);
     if (copied) t->flags |= tack::dlpack::DLPACK_FLAG_BITMASK_IS_COPIED;
     return capsule_of(t, versioned_name, versioned_capsule_destructor);
   });
@@ -96,7 +99,8 @@ nb::object dunder_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
                              .c_str());
   }
   const std::optional<std::intptr_t> consumer_stream =
-      stream.is_none() ? std::nullopt : std::optional<std::intptr_t>(nb::cast<std::intptr_t>(stream));
+      stream.is_none() ? std::nullopt
+                       : std::optional<std::intptr_t>(nb::cast<std::intptr_t>(stream));
   if (consumer_stream && a.device().is_cpu() && *consumer_stream != -1) {
     throw nb::value_error((std::string(op) + ": stream must be None for CPU memory, got " +
                            nb::cast<std::string>(nb::repr(stream)))
@@ -126,7 +130,8 @@ nb::object dunder_dlpack(const py_array& a, nb::handle stream, nb::handle max_ve
   // CUDA memory: the consumer's stream waits for tack's work on the device (tack::to_dlpack's
   // stream protocol: None is the legacy default stream, -1 no synchronization).
   if (!src.device().is_cpu()) {
-    const auto dev = std::visit([](const auto& f) { return tack::detail::dlpack_device_of(f); }, src.first_part());
+    const auto dev = std::visit([](const auto& f) { return tack::detail::dlpack_device_of(f); },
+                                src.first_part());
     tack::detail::dlpack_hand_over(dev, consumer_stream, op);
   }
   return export_capsule(src, legacy, copied);
@@ -140,13 +145,15 @@ py_array from_any(const tack::any_array& any) {
   out.elem = any.dtype();
   const auto shape = any.shape();
   out.ndim = static_cast<int>(shape.size());
-  for (int d = 0; d < out.ndim; ++d) out.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
+  for (int d = 0; d < out.ndim; ++d)
+    out.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
   const index_t n = out.size();
   out.data = with_scalar(out.elem.kind(), [&]<class S>() -> flat {
     flat f;
     [&]<int... Rm1>(std::integer_sequence<int, Rm1...>) {
       ((any.rank() == Rm1 + 1 ? (f = any.as<S, Rm1 + 1>().reshape(tack::shape<1>{n}), 0) : 0), ...);
-    }(std::make_integer_sequence<int, tack::max_rank>{});
+    }
+    (std::make_integer_sequence<int, tack::max_rank>{});
     return f;
   });
   return out;
@@ -171,15 +178,18 @@ py_array from_dlpack(nb::handle obj, nb::handle device, nb::handle copy) {
   }
   py_array out;
   if (PyCapsule_IsValid(cap.ptr(), versioned_name)) {
-    auto* t = static_cast<tack::dlpack::DLManagedTensorVersioned*>(PyCapsule_GetPointer(cap.ptr(), versioned_name));
+    auto* t = static_cast<tack::dlpack::DLManagedTensorVersioned*>(
+        PyCapsule_GetPointer(cap.ptr(), versioned_name));
     if (PyCapsule_SetName(cap.ptr(), "used_dltensor_versioned") != 0) throw nb::python_error();
     out = from_any(tack::from_dlpack(t));
   } else if (PyCapsule_IsValid(cap.ptr(), legacy_name)) {
-    auto* t = static_cast<tack::dlpack::DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), legacy_name));
+    auto* t =
+        static_cast<tack::dlpack::DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), legacy_name));
     if (PyCapsule_SetName(cap.ptr(), "used_dltensor") != 0) throw nb::python_error();
     out = from_any(tack::from_dlpack(t));
   } else {
-    throw nb::type_error((std::string(op) + ": the capsule is neither an unused \"dltensor_versioned\" "
+    throw nb::type_error((std::string(op) +
+                          ": the capsule is neither an unused \"dltensor_versioned\" "
                           "nor an unused \"dltensor\" (a capsule can be consumed once)")
                              .c_str());
   }
@@ -236,7 +246,8 @@ exported export_memory_of(const py_array& a) {
   return std::visit(
       [](const auto& f) {
         auto e = f.export_memory();
-        return exported{reinterpret_cast<std::uintptr_t>(e.data), e.nbytes, e.device.str(), e.keep_alive};
+        return exported{reinterpret_cast<std::uintptr_t>(e.data), e.nbytes, e.device.str(),
+                        e.keep_alive};
       },
       a.data);
 }
@@ -249,7 +260,8 @@ void bind_dlpack(nb::module_& m) {
       .def_ro("nbytes", &exported::nbytes)
       .def_ro("device", &exported::device);
 
-  m.def("from_dlpack", &from_dlpack, "x"_a, nb::kw_only(), "device"_a = nb::none(), "copy"_a = nb::none(),
+  m.def("from_dlpack", &from_dlpack, "x"_a, nb::kw_only(), "device"_a = nb::none(),
+        "copy"_a = nb::none(),
         "An array sharing the memory of any DLPack producer (NumPy, PyTorch, Warp, tack), keeping "
         "it alive; read-only tensors import read-only. Vector types are never guessed: the array "
         "has the tensor's scalar type and shape.");

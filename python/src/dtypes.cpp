@@ -33,8 +33,10 @@ tack::dtype scalar_of(nb::handle h, const char* op) {
   if (h.is_none()) return tack::dtype(tack::scalar_kind::f32);
   tack::dtype d = dtype_from(h, tack::dtype(tack::scalar_kind::f32), op);
   if (!d.is_scalar()) {
-    throw nb::type_error((std::string(op) + ": the component type must be a scalar dtype "
-                          "(tack.f32, tack.f64, tack.i32, ...), not " + std::string(d.name()))
+    throw nb::type_error((std::string(op) +
+                          ": the component type must be a scalar dtype "
+                          "(tack.f32, tack.f64, tack.i32, ...), not " +
+                          std::string(d.name()))
                              .c_str());
   }
   return d;
@@ -58,26 +60,39 @@ tack::dtype dtype_from(nb::handle h, const tack::dtype& fallback, const char* op
     return tack::dtype(kind_from_numpy(npd, op));
   } catch (const nb::python_error&) {
   }
-  throw nb::type_error((std::string(op) + ": dtype must be a tack dtype (tack.f32, "
-                        "tack.vec3(tack.f32), tack.mat3(tack.f64), ...) or a NumPy scalar type, not " +
-                        nb::cast<std::string>(nb::repr(h)))
-                           .c_str());
+  throw nb::type_error(
+      (std::string(op) +
+       ": dtype must be a tack dtype (tack.f32, "
+       "tack.vec3(tack.f32), tack.mat3(tack.f64), ...) or a NumPy scalar type, not " +
+       nb::cast<std::string>(nb::repr(h)))
+          .c_str());
 }
 
 const char* numpy_name(tack::scalar_kind k) {
   using K = tack::scalar_kind;
   switch (k) {
-  case K::f32: return "float32";
-  case K::f64: return "float64";
-  case K::i8: return "int8";
-  case K::i16: return "int16";
-  case K::i32: return "int32";
-  case K::i64: return "int64";
-  case K::u8: return "uint8";
-  case K::u16: return "uint16";
-  case K::u32: return "uint32";
-  case K::u64: return "uint64";
-  case K::boolean: return "bool";
+    case K::f32:
+      return "float32";
+    case K::f64:
+      return "float64";
+    case K::i8:
+      return "int8";
+    case K::i16:
+      return "int16";
+    case K::i32:
+      return "int32";
+    case K::i64:
+      return "int64";
+    case K::u8:
+      return "uint8";
+    case K::u16:
+      return "uint16";
+    case K::u32:
+      return "uint32";
+    case K::u64:
+      return "uint64";
+    case K::boolean:
+      return "bool";
   }
   return "float32";
 }
@@ -85,7 +100,8 @@ const char* numpy_name(tack::scalar_kind k) {
 tack::scalar_kind kind_from_numpy(nb::handle np_dtype, const char* op) {
   const std::string name = nb::cast<std::string>(np_dtype.attr("name"));
   for (int k = 0; k < tack::scalar_kind_count; ++k) {
-    if (name == numpy_name(static_cast<tack::scalar_kind>(k))) return static_cast<tack::scalar_kind>(k);
+    if (name == numpy_name(static_cast<tack::scalar_kind>(k)))
+      return static_cast<tack::scalar_kind>(k);
   }
   throw nb::type_error((std::string(op) + ": NumPy dtype " + name +
                         " has no tack scalar type (tack has float32/64, int8/16/32/64, "
@@ -97,27 +113,31 @@ void bind_dtypes(nb::module_& m) {
   nb::class_<tack::dtype>(m, "DType",
                           "An element type: a scalar kind and a component shape. Immutable and "
                           "interned: `tack.vec3(tack.f32) is tack.vec3(tack.f32)`.")
-      .def_prop_ro("name", [](const tack::dtype& d) { return std::string(d.name()); },
-                   "`'f32'`, `'vec3(f32)'`, `'mat3(f64)'`.")
-      .def_prop_ro("scalar", [](const tack::dtype& d) { return dtype_object(d.scalar()); },
-                   "The component dtype (`tack.f32` for `vec3(f32)`).")
-      .def_prop_ro("shape",
-                   [](const tack::dtype& d) -> nb::tuple {
-                     if (d.is_scalar()) return nb::tuple();
-                     if (d.is_vector()) return nb::make_tuple(d.rows());
-                     return nb::make_tuple(d.rows(), d.cols());
-                   },
-                   "The component axes an array appends: `()`, `(n,)` or `(rows, cols)`.")
+      .def_prop_ro(
+          "name", [](const tack::dtype& d) { return std::string(d.name()); },
+          "`'f32'`, `'vec3(f32)'`, `'mat3(f64)'`.")
+      .def_prop_ro(
+          "scalar", [](const tack::dtype& d) { return dtype_object(d.scalar()); },
+          "The component dtype (`tack.f32` for `vec3(f32)`).")
+      .def_prop_ro(
+          "shape",
+          [](const tack::dtype& d) -> nb::tuple {
+            if (d.is_scalar()) return nb::tuple();
+            if (d.is_vector()) return nb::make_tuple(d.rows());
+            return nb::make_tuple(d.rows(), d.cols());
+          },
+          "The component axes an array appends: `()`, `(n,)` or `(rows, cols)`.")
       .def_prop_ro("components", &tack::dtype::components, "Scalar components per element.")
       .def_prop_ro("itemsize", &tack::dtype::itemsize, "Bytes per element.")
       .def_prop_ro("is_scalar", &tack::dtype::is_scalar)
       .def_prop_ro("is_vector", &tack::dtype::is_vector)
       .def_prop_ro("is_matrix", &tack::dtype::is_matrix)
-      .def_prop_ro("numpy",
-                   [](const tack::dtype& d) {
-                     return nb::module_::import_("numpy").attr("dtype")(numpy_name(d.kind()));
-                   },
-                   "The NumPy dtype of one component.")
+      .def_prop_ro(
+          "numpy",
+          [](const tack::dtype& d) {
+            return nb::module_::import_("numpy").attr("dtype")(numpy_name(d.kind()));
+          },
+          "The NumPy dtype of one component.")
       .def("__repr__", [](const tack::dtype& d) { return std::string(d.name()); })
       .def("__str__", [](const tack::dtype& d) { return std::string(d.name()); })
       .def("__reduce__",
@@ -125,44 +145,50 @@ void bind_dtypes(nb::module_& m) {
              return nb::make_tuple(nb::module_::import_("tack").attr("_dtype_by_name"),
                                    nb::make_tuple(std::string(d.name())));
            })
-      .def("__call__",
-           [](const tack::dtype& d, nb::args) -> nb::object {
-             throw nb::type_error(
-                 ("tack." + std::string(d.name()) +
-                  "(...): element-type names build values only inside kernels compiled from "
-                  "Python, which this build does not have; on the host they describe dtypes")
-                     .c_str());
-           });
+      .def("__call__", [](const tack::dtype& d, nb::args) -> nb::object {
+        throw nb::type_error(
+            ("tack." + std::string(d.name()) +
+             "(...): element-type names build values only inside kernels compiled from "
+             "Python, which this build does not have; on the host they describe dtypes")
+                .c_str());
+      });
 
-  m.def("_scalar", [](int kind) { return dtype_object(tack::dtype(static_cast<tack::scalar_kind>(kind))); });
-  m.def("dtype",
-        [](nb::handle h) -> nb::object {
-          if (nb::isinstance<nb::str>(h)) return dtype_object(tack::dtype::parse(nb::cast<std::string>(h)));
-          return dtype_object(dtype_from(h, tack::dtype(), "tack.dtype"));
-        },
-        nb::arg("name"), "The dtype a name (`'vec3(f32)'`), a tack dtype or a NumPy type names.");
-  m.def("vec",
-        [](int n, nb::handle scalar) {
-          tack::dtype s = scalar_of(scalar, "tack.vec");
-          if (n < 1 || n > 16) {
-            throw nb::value_error(("tack.vec: a vector has 1 to 16 components, not " + std::to_string(n)).c_str());
-          }
-          return dtype_object(tack::dtype::vector(s.kind(), n));
-        },
-        nb::arg("n"), nb::arg("scalar") = nb::none(),
-        "The vector dtype of `n` components (`tack.vec(3, tack.f64)`); components default to f32.");
-  m.def("mat",
-        [](int rows, int cols, nb::handle scalar) {
-          tack::dtype s = scalar_of(scalar, "tack.mat");
-          if (rows < 1 || rows > 4 || cols < 1 || cols > 4) {
-            throw nb::value_error(("tack.mat: a matrix has 1 to 4 rows and columns, not " +
-                                   std::to_string(rows) + "x" + std::to_string(cols))
-                                      .c_str());
-          }
-          return dtype_object(tack::dtype::matrix(s.kind(), rows, cols));
-        },
-        nb::arg("rows"), nb::arg("cols"), nb::arg("scalar") = nb::none(),
-        "The matrix dtype of `rows` x `cols` components (`tack.mat(2, 3)`); components default to f32.");
+  m.def("_scalar",
+        [](int kind) { return dtype_object(tack::dtype(static_cast<tack::scalar_kind>(kind))); });
+  m.def(
+      "dtype",
+      [](nb::handle h) -> nb::object {
+        if (nb::isinstance<nb::str>(h))
+          return dtype_object(tack::dtype::parse(nb::cast<std::string>(h)));
+        return dtype_object(dtype_from(h, tack::dtype(), "tack.dtype"));
+      },
+      nb::arg("name"), "The dtype a name (`'vec3(f32)'`), a tack dtype or a NumPy type names.");
+  m.def(
+      "vec",
+      [](int n, nb::handle scalar) {
+        tack::dtype s = scalar_of(scalar, "tack.vec");
+        if (n < 1 || n > 16) {
+          throw nb::value_error(
+              ("tack.vec: a vector has 1 to 16 components, not " + std::to_string(n)).c_str());
+        }
+        return dtype_object(tack::dtype::vector(s.kind(), n));
+      },
+      nb::arg("n"), nb::arg("scalar") = nb::none(),
+      "The vector dtype of `n` components (`tack.vec(3, tack.f64)`); components default to f32.");
+  m.def(
+      "mat",
+      [](int rows, int cols, nb::handle scalar) {
+        tack::dtype s = scalar_of(scalar, "tack.mat");
+        if (rows < 1 || rows > 4 || cols < 1 || cols > 4) {
+          throw nb::value_error(("tack.mat: a matrix has 1 to 4 rows and columns, not " +
+                                 std::to_string(rows) + "x" + std::to_string(cols))
+                                    .c_str());
+        }
+        return dtype_object(tack::dtype::matrix(s.kind(), rows, cols));
+      },
+      nb::arg("rows"), nb::arg("cols"), nb::arg("scalar") = nb::none(),
+      "The matrix dtype of `rows` x `cols` components (`tack.mat(2, 3)`); components default to "
+      "f32.");
 }
 
 }  // namespace tackpy

@@ -20,9 +20,12 @@ flat new_flat(tack::scalar_kind k, index_t n, tack::device device, init how) {
     tack::options o;
     o.device = device;
     switch (how) {
-    case init::zeros: return tack::zeros<S>(tack::shape<1>{n}, o);
-    case init::ones: return tack::ones<S>(tack::shape<1>{n}, o);
-    case init::none: break;
+      case init::zeros:
+        return tack::zeros<S>(tack::shape<1>{n}, o);
+      case init::ones:
+        return tack::ones<S>(tack::shape<1>{n}, o);
+      case init::none:
+        break;
     }
     return tack::empty<S>(tack::shape<1>{n}, o);
   });
@@ -45,10 +48,14 @@ py_array new_array(const tack::dtype& elem, const std::vector<index_t>& shape, t
   // empty growable root, which would allocate for nothing.
   std::vector<flat> comps;
   if (layout == tack::layout::soa) {
-    for (int c = 0; c < elem.components(); ++c) comps.push_back(new_flat(elem.kind(), n, device, how));
+    for (int c = 0; c < elem.components(); ++c)
+      comps.push_back(new_flat(elem.kind(), n, device, how));
   }
-  flat data = layout == tack::layout::soa ? comps.front() : new_flat(elem.kind(), n * elem.components(), device, how);
-  return py_array{elem, layout, static_cast<int>(shape.size()), ext, std::move(data), std::move(comps)};
+  flat data = layout == tack::layout::soa
+                  ? comps.front()
+                  : new_flat(elem.kind(), n * elem.components(), device, how);
+  return py_array{elem, layout,          static_cast<int>(shape.size()),
+                  ext,  std::move(data), std::move(comps)};
 }
 
 const tack::dtype default_dtype{tack::scalar_kind::f32};
@@ -65,8 +72,9 @@ py_array like(const py_array& proto, nb::handle dtype, nb::handle device, nb::ha
   tack::dtype elem = dtype_from(dtype, proto.elem, op);
   // A scalar override keeps the prototype's vector/matrix dimensions (seed 001).
   if (elem.is_scalar() && !proto.elem.is_scalar()) {
-    elem = proto.elem.is_vector() ? tack::dtype::vector(elem.kind(), proto.elem.rows())
-                                  : tack::dtype::matrix(elem.kind(), proto.elem.rows(), proto.elem.cols());
+    elem = proto.elem.is_vector()
+               ? tack::dtype::vector(elem.kind(), proto.elem.rows())
+               : tack::dtype::matrix(elem.kind(), proto.elem.rows(), proto.elem.cols());
   }
   std::vector<index_t> shape(proto.shape.begin(), proto.shape.begin() + proto.ndim);
   tack::layout l = layout.is_none() ? proto.layout : parse_layout(layout, op);
@@ -85,19 +93,22 @@ std::shared_ptr<void> keep_alive(nb::handle owner) {
 
 /// A read-only tack array over a C-contiguous NumPy array's memory (kept alive), element type
 /// `elem`, shape `shape` (the NumPy shape less the component axes).
-py_array borrow_numpy(nb::handle np_array, const tack::dtype& elem, const std::vector<index_t>& shape) {
+py_array borrow_numpy(nb::handle np_array, const tack::dtype& elem,
+                      const std::vector<index_t>& shape) {
   auto nd = nb::cast<nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu>>(np_array);
   py_array a;
   a.elem = elem;
   a.ndim = static_cast<int>(shape.size());
-  for (int d = 0; d < a.ndim; ++d) a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
+  for (int d = 0; d < a.ndim; ++d)
+    a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
   const index_t n = a.size() * elem.components();
   a.data = with_scalar(elem.kind(), [&]<class S>() -> flat {
     tack::options o;
     o.owner = keep_alive(np_array);
     static S dummy{};
     const S* p = n ? static_cast<const S*>(nd.data()) : &dummy;
-    return tack::array<S>(tack::detail::array_access::mutable_alias(tack::from_ptr(p, tack::shape<1>{n}, o)));
+    return tack::array<S>(
+        tack::detail::array_access::mutable_alias(tack::from_ptr(p, tack::shape<1>{n}, o)));
   });
   return a;
 }
@@ -127,9 +138,10 @@ nb::object numpy_values(nb::handle values, nb::handle dtype, tack::dtype& elem,
   }
   if (!ok) {
     std::string want = elem.is_vector() ? "a trailing dimension of " + std::to_string(elem.rows())
-                       : elem.is_matrix() ? "two trailing dimensions of " + std::to_string(elem.rows()) +
-                                                " and " + std::to_string(elem.cols())
-                                          : "at least one dimension";
+                       : elem.is_matrix()
+                           ? "two trailing dimensions of " + std::to_string(elem.rows()) + " and " +
+                                 std::to_string(elem.cols())
+                           : "at least one dimension";
     throw nb::value_error((std::string(op) + ": dtype " + std::string(elem.name()) + " consumes " +
                            want + " (plus at least one array dimension); the values have shape " +
                            shape_string(np_shape))
@@ -140,7 +152,8 @@ nb::object numpy_values(nb::handle values, nb::handle dtype, tack::dtype& elem,
   return arr;
 }
 
-py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle device, nb::handle layout) {
+py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle device,
+                           nb::handle layout) {
   const char* op = "tack.array";
   if (nb::isinstance<py_array>(values)) {
     const py_array& src = nb::cast<const py_array&>(values);
@@ -148,8 +161,9 @@ py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle devic
     if (!dtype.is_none()) {
       tack::dtype to = dtype_from(dtype, src.elem, op);
       elem = to.is_scalar() && !src.elem.is_scalar()
-                 ? (src.elem.is_vector() ? tack::dtype::vector(to.kind(), src.elem.rows())
-                                         : tack::dtype::matrix(to.kind(), src.elem.rows(), src.elem.cols()))
+                 ? (src.elem.is_vector()
+                        ? tack::dtype::vector(to.kind(), src.elem.rows())
+                        : tack::dtype::matrix(to.kind(), src.elem.rows(), src.elem.cols()))
                  : to;
     }
     tack::layout l = layout.is_none() ? src.layout : parse_layout(layout, op);
@@ -159,7 +173,8 @@ py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle devic
   tack::dtype elem;
   std::vector<index_t> shape;
   nb::object arr = numpy_values(values, dtype, elem, shape, op);
-  py_array out = new_array(elem, shape, parse_layout(layout, op), parse_device(device, op), init::none, op);
+  py_array out =
+      new_array(elem, shape, parse_layout(layout, op), parse_device(device, op), init::none, op);
   copy_values(out, borrow_numpy(arr, elem, shape), op);
   return out;
 }
@@ -167,9 +182,9 @@ py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle devic
 py_array soa_of(nb::args comps) {
   const std::size_t n = comps.size();
   if (n < 2 || n > 4) {
-    throw nb::value_error(("tack.soa: takes 2 to 4 component arrays (x, y[, z[, w]]), got " +
-                           std::to_string(n))
-                              .c_str());
+    throw nb::value_error(
+        ("tack.soa: takes 2 to 4 component arrays (x, y[, z[, w]]), got " + std::to_string(n))
+            .c_str());
   }
   py_array out;
   for (std::size_t c = 0; c < n; ++c) {
@@ -207,19 +222,22 @@ py_array soa_of(nb::args comps) {
   return out;
 }
 
-py_array from_ptr(std::uintptr_t ptr, nb::handle shape, nb::handle dtype, bool writable, nb::handle owner) {
+py_array from_ptr(std::uintptr_t ptr, nb::handle shape, nb::handle dtype, bool writable,
+                  nb::handle owner) {
   const char* op = "tack.array_from_ptr";
   const tack::dtype elem = dtype_from(dtype, default_dtype, op);
   auto s = parse_shape(shape, elem, op);
   py_array a;
   a.elem = elem;
   a.ndim = static_cast<int>(s.size());
-  for (int d = 0; d < a.ndim; ++d) a.shape[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d)];
+  for (int d = 0; d < a.ndim; ++d)
+    a.shape[static_cast<std::size_t>(d)] = s[static_cast<std::size_t>(d)];
   const index_t n = a.size() * elem.components();
   if (ptr == 0 && n > 0) throw nb::value_error("tack.array_from_ptr: the pointer is null");
   if (ptr % elem.scalar_size() != 0) {
-    throw nb::value_error(("tack.array_from_ptr: pointer " + std::to_string(ptr) + " is not aligned to " +
-                           std::to_string(elem.scalar_size()) + " bytes for " + std::string(elem.name()))
+    throw nb::value_error(("tack.array_from_ptr: pointer " + std::to_string(ptr) +
+                           " is not aligned to " + std::to_string(elem.scalar_size()) +
+                           " bytes for " + std::string(elem.name()))
                               .c_str());
   }
   a.data = with_scalar(elem.kind(), [&]<class S>() -> flat {
@@ -240,7 +258,8 @@ void copyto_any(const py_array& dst, nb::handle src) {
     return;
   }
   if (copy_lazy_into(dst, src)) return;
-  if (PyNumber_Check(src.ptr()) && !PySequence_Check(src.ptr()) && !nb::hasattr(src, "__dlpack__")) {
+  if (PyNumber_Check(src.ptr()) && !PySequence_Check(src.ptr()) &&
+      !nb::hasattr(src, "__dlpack__")) {
     nb::cast(dst).attr("fill")(src);
     return;
   }
@@ -253,12 +272,14 @@ void copyto_any(const py_array& dst, nb::handle src) {
     py_array as_elems = s;
     // The import is a scalar array whose trailing axes are the destination's components.
     tack::dtype elem = dst.elem.is_scalar() ? s.elem
-                       : dst.elem.is_vector() ? tack::dtype::vector(s.elem.kind(), dst.elem.rows())
-                                              : tack::dtype::matrix(s.elem.kind(), dst.elem.rows(), dst.elem.cols());
+                       : dst.elem.is_vector()
+                           ? tack::dtype::vector(s.elem.kind(), dst.elem.rows())
+                           : tack::dtype::matrix(s.elem.kind(), dst.elem.rows(), dst.elem.cols());
     const int k = elem.component_rank();
     bool ok = s.ndim > k;
     for (int c = 0; ok && c < k; ++c) {
-      const index_t want = c == k - 1 ? (elem.is_vector() ? elem.rows() : elem.cols()) : elem.rows();
+      const index_t want =
+          c == k - 1 ? (elem.is_vector() ? elem.rows() : elem.cols()) : elem.rows();
       ok = s.shape[static_cast<std::size_t>(s.ndim - k + c)] == want;
     }
     if (!ok) {
@@ -279,60 +300,76 @@ void copyto_any(const py_array& dst, nb::handle src) {
 }
 
 void bind_factories(nb::module_& m) {
-  auto shape_doc = " `shape`: an int or a tuple of ints; `dtype`: a tack dtype (default tack.f32); "
-                   "`device`: \"cpu\" or \"cuda:N\" (default: the default device); `layout`: "
-                   "\"aos\" or \"soa\" (vector and matrix dtypes).";
+  auto shape_doc =
+      " `shape`: an int or a tuple of ints; `dtype`: a tack dtype (default tack.f32); "
+      "`device`: \"cpu\" or \"cuda:N\" (default: the default device); `layout`: "
+      "\"aos\" or \"soa\" (vector and matrix dtypes).";
   struct kind {
     const char* name;
     const char* op;
     init how;
     const char* doc;
   };
-  for (const kind& k : {kind{"empty", "tack.empty", init::none, "A new array, values not initialized."},
-                        kind{"zeros", "tack.zeros", init::zeros, "A new array of zeros."},
-                        kind{"ones", "tack.ones", init::ones, "A new array of ones."}}) {
-    m.def(k.name,
-          [op = k.op, how = k.how](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle layout) {
-            return wrap(factory(shape, dtype, device, layout, how, op));
-          },
-          "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-          "layout"_a = nb::none(), (std::string(k.doc) + shape_doc).c_str());
+  for (const kind& k :
+       {kind{"empty", "tack.empty", init::none, "A new array, values not initialized."},
+        kind{"zeros", "tack.zeros", init::zeros, "A new array of zeros."},
+        kind{"ones", "tack.ones", init::ones, "A new array of ones."}}) {
+    m.def(
+        k.name,
+        [op = k.op, how = k.how](nb::handle shape, nb::handle dtype, nb::handle device,
+                                 nb::handle layout) {
+          return wrap(factory(shape, dtype, device, layout, how, op));
+        },
+        "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+        "layout"_a = nb::none(), (std::string(k.doc) + shape_doc).c_str());
   }
-  m.def("full",
-        [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device, nb::handle layout) {
-          py_array a = factory(shape, dtype, device, layout, init::none, "tack.full");
-          nb::object obj = nb::cast(std::move(a));
-          obj.attr("fill")(value);
-          return obj;
-        },
-        "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "layout"_a = nb::none(),
-        (std::string("A new array with every element `fill_value` (a number, or a sequence of "
-                     "components).") + shape_doc).c_str());
-  m.def("empty_like",
-        [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return like(p, dtype, device, layout, init::none, "tack.empty_like");
-        },
-        "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "layout"_a = nb::none(), "A new array with the prototype's shape, dtype, device and layout (reads no values).");
-  m.def("zeros_like",
-        [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return like(p, dtype, device, layout, init::zeros, "tack.zeros_like");
-        },
-        "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(), "layout"_a = nb::none());
-  m.def("ones_like",
-        [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
-          return like(p, dtype, device, layout, init::ones, "tack.ones_like");
-        },
-        "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(), "layout"_a = nb::none());
-  m.def("full_like",
-        [](const py_array& p, nb::handle value, nb::handle dtype, nb::handle device, nb::handle layout) {
-          nb::object obj = nb::cast(like(p, dtype, device, layout, init::none, "tack.full_like"));
-          obj.attr("fill")(value);
-          return obj;
-        },
-        "prototype"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "layout"_a = nb::none());
+  m.def(
+      "full",
+      [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device,
+         nb::handle layout) {
+        py_array a = factory(shape, dtype, device, layout, init::none, "tack.full");
+        nb::object obj = nb::cast(std::move(a));
+        obj.attr("fill")(value);
+        return obj;
+      },
+      "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "layout"_a = nb::none(),
+      (std::string("A new array with every element `fill_value` (a number, or a sequence of "
+                   "components).") +
+       shape_doc)
+          .c_str());
+  m.def(
+      "empty_like",
+      [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
+        return like(p, dtype, device, layout, init::none, "tack.empty_like");
+      },
+      "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "layout"_a = nb::none(),
+      "A new array with the prototype's shape, dtype, device and layout (reads no values).");
+  m.def(
+      "zeros_like",
+      [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
+        return like(p, dtype, device, layout, init::zeros, "tack.zeros_like");
+      },
+      "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "layout"_a = nb::none());
+  m.def(
+      "ones_like",
+      [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
+        return like(p, dtype, device, layout, init::ones, "tack.ones_like");
+      },
+      "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "layout"_a = nb::none());
+  m.def(
+      "full_like",
+      [](const py_array& p, nb::handle value, nb::handle dtype, nb::handle device,
+         nb::handle layout) {
+        nb::object obj = nb::cast(like(p, dtype, device, layout, init::none, "tack.full_like"));
+        obj.attr("fill")(value);
+        return obj;
+      },
+      "prototype"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "layout"_a = nb::none());
   m.def("array", &array_from_values, "values"_a, "dtype"_a = nb::none(), nb::kw_only(),
         "device"_a = nb::none(), "layout"_a = nb::none(),
         "A new array with a copy of `values` (a tack array, a NumPy array, nested sequences). "
@@ -345,24 +382,27 @@ void bind_factories(nb::module_& m) {
   m.def("soa", &soa_of,
         "A structure-of-arrays vector array over 2 to 4 existing scalar arrays, without copying "
         "(`pos = tack.soa(x, y, z)`).");
-  m.def("copyto",
-        [](nb::handle dst, nb::handle src) {
-          if (nb::isinstance<py_array>(dst)) return copyto_any(nb::cast<const py_array&>(dst), src);
-          if (is_lazy(dst)) return store_lazy(dst, src);
-          throw nb::type_error(("tack.copyto: the destination must be a tack.Array or a writable "
-                                "implicit array (tack.arrays.View, Strided, Permutation, ...), not " +
-                                nb::cast<std::string>(nb::repr(dst.type())))
-                                   .c_str());
-        },
-        "dst"_a, "src"_a,
-        "Copies `src` (a tack array, an implicit array, a NumPy array, any DLPack tensor, or a "
-        "number) into `dst`; shapes and component dimensions must match.");
-  m.def("set_default_device",
-        [](nb::handle d) { tack::set_default_device(parse_device(d, "tack.set_default_device")); },
-        "device"_a, "Sets the device new arrays go to: \"cpu\" or, in CUDA builds, \"cuda:N\".");
+  m.def(
+      "copyto",
+      [](nb::handle dst, nb::handle src) {
+        if (nb::isinstance<py_array>(dst)) return copyto_any(nb::cast<const py_array&>(dst), src);
+        if (is_lazy(dst)) return store_lazy(dst, src);
+        throw nb::type_error(("tack.copyto: the destination must be a tack.Array or a writable "
+                              "implicit array (tack.arrays.View, Strided, Permutation, ...), not " +
+                              nb::cast<std::string>(nb::repr(dst.type())))
+                                 .c_str());
+      },
+      "dst"_a, "src"_a,
+      "Copies `src` (a tack array, an implicit array, a NumPy array, any DLPack tensor, or a "
+      "number) into `dst`; shapes and component dimensions must match.");
+  m.def(
+      "set_default_device",
+      [](nb::handle d) { tack::set_default_device(parse_device(d, "tack.set_default_device")); },
+      "device"_a, "Sets the device new arrays go to: \"cpu\" or, in CUDA builds, \"cuda:N\".");
   m.def("default_device", []() { return tack::default_device().str(); });
-  m.def("is_available",
-        [](const std::string& d) { return tack::is_available(tack::device::parse(d)); }, "device"_a);
+  m.def(
+      "is_available",
+      [](const std::string& d) { return tack::is_available(tack::device::parse(d)); }, "device"_a);
 }
 
 }  // namespace tackpy

@@ -62,12 +62,18 @@ template <class F>
 decltype(auto) with_arith(tack::scalar_kind k, F&& f) {
   using K = tack::scalar_kind;
   switch (k) {
-  case K::f32: return f.template operator()<float>();
-  case K::f64: return f.template operator()<double>();
-  case K::i64: return f.template operator()<std::int64_t>();
-  case K::u32: return f.template operator()<std::uint32_t>();
-  case K::u64: return f.template operator()<std::uint64_t>();
-  default: break;
+    case K::f32:
+      return f.template operator()<float>();
+    case K::f64:
+      return f.template operator()<double>();
+    case K::i64:
+      return f.template operator()<std::int64_t>();
+    case K::u32:
+      return f.template operator()<std::uint32_t>();
+    case K::u64:
+      return f.template operator()<std::uint64_t>();
+    default:
+      break;
   }
   return f.template operator()<std::int32_t>();
 }
@@ -77,12 +83,15 @@ decltype(auto) with_arith(tack::scalar_kind k, F&& f) {
 tack::scalar_kind arith_kind(tack::scalar_kind k) {
   using K = tack::scalar_kind;
   switch (k) {
-  case K::i8:
-  case K::i16:
-  case K::boolean: return K::i32;
-  case K::u8:
-  case K::u16: return K::u32;
-  default: return k;
+    case K::i8:
+    case K::i16:
+    case K::boolean:
+      return K::i32;
+    case K::u8:
+    case K::u16:
+      return K::u32;
+    default:
+      return k;
   }
 }
 
@@ -116,7 +125,8 @@ struct node {
   /// Stores elements at idx[0..count).
   virtual void scatter(const index_t* idx, index_t count, const void* in) const {
     const std::size_t w = elem.itemsize();
-    for (index_t k = 0; k < count; ++k) store(idx[k], 1, static_cast<const unsigned char*>(in) + k * w);
+    for (index_t k = 0; k < count; ++k)
+      store(idx[k], 1, static_cast<const unsigned char*>(in) + k * w);
   }
   /// The device of the stored arrays read, if any.
   virtual std::optional<tack::device> device() const { return std::nullopt; }
@@ -125,7 +135,8 @@ struct node {
   /// Calls f with every stored array read.
   virtual void for_each_read(const std::function<void(const py_array&)>&) const {}
   [[noreturn]] virtual void refuse_store() const {
-    throw nb::type_error(("tack.copyto: " + name() + " computes its values and cannot be stored "
+    throw nb::type_error(("tack.copyto: " + name() +
+                          " computes its values and cannot be stored "
                           "into; store into a tack.Array, or into View, Strided, Permutation, "
                           "Concatenate or ExtractComponent of stored arrays")
                              .c_str());
@@ -176,7 +187,8 @@ struct leaf final : node {
       const int c = components();
       S* o = static_cast<S*>(out);
       if (!a.is_soa()) {
-        std::memcpy(o, read_ptr<S>(a.data) + first * c, static_cast<std::size_t>(count * c) * sizeof(S));
+        std::memcpy(o, read_ptr<S>(a.data) + first * c,
+                    static_cast<std::size_t>(count * c) * sizeof(S));
         return;
       }
       for (int k = 0; k < c; ++k) {
@@ -208,7 +220,8 @@ struct leaf final : node {
       const int c = components();
       const S* v = static_cast<const S*>(in);
       if (!a.is_soa()) {
-        std::memmove(write_ptr<S>(a.data) + first * c, v, static_cast<std::size_t>(count * c) * sizeof(S));
+        std::memmove(write_ptr<S>(a.data) + first * c, v,
+                     static_cast<std::size_t>(count * c) * sizeof(S));
         return;
       }
       for (int k = 0; k < c; ++k) {
@@ -236,7 +249,8 @@ struct leaf final : node {
   }
   std::optional<tack::device> device() const override { return a.device(); }
   [[noreturn]] void refuse_store() const override {
-    raise(read_only_error_type, "tack.copyto: " + a.describe() + " is read-only; copy it first (a.copy())");
+    raise(read_only_error_type,
+          "tack.copyto: " + a.describe() + " is read-only; copy it first (a.copy())");
   }
   void for_each_written(const std::function<void(const py_array&)>& f) const override { f(a); }
   void for_each_read(const std::function<void(const py_array&)>& f) const override { f(a); }
@@ -245,7 +259,9 @@ struct leaf final : node {
 /// One value everywhere: `ConstantArray`, and a Python scalar operand of arithmetic.
 struct constant final : node {
   std::vector<unsigned char> value;  ///< one element
-  std::string name() const override { return "ConstantArray(" + std::string(elem.name()) + ", n=" + std::to_string(n) + ")"; }
+  std::string name() const override {
+    return "ConstantArray(" + std::string(elem.name()) + ", n=" + std::to_string(n) + ")";
+  }
   const void* uniform() const override { return value.data(); }
   void eval(index_t, index_t count, void* out) const override {
     const std::size_t w = elem.itemsize();
@@ -316,7 +332,9 @@ struct cast_node final : node {
     convert(count, tmp.p, out, 0);
   }
   std::optional<tack::device> device() const override { return a->device(); }
-  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    a->for_each_read(f);
+  }
 };
 
 node_ptr cast_to(const node_ptr& a, tack::scalar_kind k) {
@@ -334,28 +352,43 @@ enum class unop { neg, abs, sqrt, exp, log, sin, cos };
 
 const char* binop_name(binop op) {
   switch (op) {
-  case binop::add: return "+";
-  case binop::sub: return "-";
-  case binop::mul: return "*";
-  case binop::div: return "/";
-  case binop::minimum: return "minimum";
-  case binop::maximum: return "maximum";
-  case binop::power: return "**";
+    case binop::add:
+      return "+";
+    case binop::sub:
+      return "-";
+    case binop::mul:
+      return "*";
+    case binop::div:
+      return "/";
+    case binop::minimum:
+      return "minimum";
+    case binop::maximum:
+      return "maximum";
+    case binop::power:
+      return "**";
   }
   return "?";
 }
 
 template <binop Op, class S>
 inline S apply(S x, S y) {
-  if constexpr (Op == binop::add) return static_cast<S>(x + y);
-  else if constexpr (Op == binop::sub) return static_cast<S>(x - y);
-  else if constexpr (Op == binop::mul) return static_cast<S>(x * y);
+  if constexpr (Op == binop::add)
+    return static_cast<S>(x + y);
+  else if constexpr (Op == binop::sub)
+    return static_cast<S>(x - y);
+  else if constexpr (Op == binop::mul)
+    return static_cast<S>(x * y);
   else if constexpr (Op == binop::div) {
-    if constexpr (std::is_integral_v<S>) return y == 0 ? S(0) : static_cast<S>(x / y);
-    else return x / y;
-  } else if constexpr (Op == binop::minimum) return x < y || x != x ? x : y;
-  else if constexpr (Op == binop::maximum) return x > y || x != x ? x : y;
-  else return static_cast<S>(std::pow(x, y));
+    if constexpr (std::is_integral_v<S>)
+      return y == 0 ? S(0) : static_cast<S>(x / y);
+    else
+      return x / y;
+  } else if constexpr (Op == binop::minimum)
+    return x < y || x != x ? x : y;
+  else if constexpr (Op == binop::maximum)
+    return x > y || x != x ? x : y;
+  else
+    return static_cast<S>(std::pow(x, y));
 }
 
 /// `a op b`, elementwise, same component kind; an operand of one component per element
@@ -363,7 +396,9 @@ inline S apply(S x, S y) {
 struct binary_node final : node {
   node_ptr a, b;
   binop op = binop::add;
-  std::string name() const override { return "(" + a->name() + " " + binop_name(op) + " " + b->name() + ")"; }
+  std::string name() const override {
+    return "(" + a->name() + " " + binop_name(op) + " " + b->name() + ")";
+  }
 
   template <binop Op, class S>
   [[gnu::noinline]] void run(index_t first, index_t count, S* __restrict o) const {
@@ -414,13 +449,27 @@ struct binary_node final : node {
     with_arith(kind(), [&]<class S>() {
       S* o = static_cast<S*>(out);
       switch (op) {
-      case binop::add: run<binop::add>(first, count, o); break;
-      case binop::sub: run<binop::sub>(first, count, o); break;
-      case binop::mul: run<binop::mul>(first, count, o); break;
-      case binop::div: run<binop::div>(first, count, o); break;
-      case binop::minimum: run<binop::minimum>(first, count, o); break;
-      case binop::maximum: run<binop::maximum>(first, count, o); break;
-      case binop::power: run<binop::power>(first, count, o); break;
+        case binop::add:
+          run<binop::add>(first, count, o);
+          break;
+        case binop::sub:
+          run<binop::sub>(first, count, o);
+          break;
+        case binop::mul:
+          run<binop::mul>(first, count, o);
+          break;
+        case binop::div:
+          run<binop::div>(first, count, o);
+          break;
+        case binop::minimum:
+          run<binop::minimum>(first, count, o);
+          break;
+        case binop::maximum:
+          run<binop::maximum>(first, count, o);
+          break;
+        case binop::power:
+          run<binop::power>(first, count, o);
+          break;
       }
     });
   }
@@ -437,15 +486,23 @@ struct binary_node final : node {
 template <unop Op, class S>
 [[gnu::noinline]] void unary_loop(const S* __restrict p, S* __restrict o, index_t m) {
   for (index_t j = 0; j < m; ++j) {
-    if constexpr (Op == unop::neg) o[j] = static_cast<S>(-p[j]);
+    if constexpr (Op == unop::neg)
+      o[j] = static_cast<S>(-p[j]);
     else if constexpr (Op == unop::abs) {
-      if constexpr (std::is_unsigned_v<S>) o[j] = p[j];
-      else o[j] = p[j] < S(0) ? static_cast<S>(-p[j]) : p[j];
-    } else if constexpr (Op == unop::sqrt) o[j] = static_cast<S>(std::sqrt(p[j]));
-    else if constexpr (Op == unop::exp) o[j] = static_cast<S>(std::exp(p[j]));
-    else if constexpr (Op == unop::log) o[j] = static_cast<S>(std::log(p[j]));
-    else if constexpr (Op == unop::sin) o[j] = static_cast<S>(std::sin(p[j]));
-    else o[j] = static_cast<S>(std::cos(p[j]));
+      if constexpr (std::is_unsigned_v<S>)
+        o[j] = p[j];
+      else
+        o[j] = p[j] < S(0) ? static_cast<S>(-p[j]) : p[j];
+    } else if constexpr (Op == unop::sqrt)
+      o[j] = static_cast<S>(std::sqrt(p[j]));
+    else if constexpr (Op == unop::exp)
+      o[j] = static_cast<S>(std::exp(p[j]));
+    else if constexpr (Op == unop::log)
+      o[j] = static_cast<S>(std::log(p[j]));
+    else if constexpr (Op == unop::sin)
+      o[j] = static_cast<S>(std::sin(p[j]));
+    else
+      o[j] = static_cast<S>(std::cos(p[j]));
   }
 }
 
@@ -468,24 +525,42 @@ struct unary_node final : node {
       }
       S* o = static_cast<S*>(out);
       switch (op) {
-      case unop::neg: unary_loop<unop::neg>(p, o, m); break;
-      case unop::abs: unary_loop<unop::abs>(p, o, m); break;
-      case unop::sqrt: unary_loop<unop::sqrt>(p, o, m); break;
-      case unop::exp: unary_loop<unop::exp>(p, o, m); break;
-      case unop::log: unary_loop<unop::log>(p, o, m); break;
-      case unop::sin: unary_loop<unop::sin>(p, o, m); break;
-      case unop::cos: unary_loop<unop::cos>(p, o, m); break;
+        case unop::neg:
+          unary_loop<unop::neg>(p, o, m);
+          break;
+        case unop::abs:
+          unary_loop<unop::abs>(p, o, m);
+          break;
+        case unop::sqrt:
+          unary_loop<unop::sqrt>(p, o, m);
+          break;
+        case unop::exp:
+          unary_loop<unop::exp>(p, o, m);
+          break;
+        case unop::log:
+          unary_loop<unop::log>(p, o, m);
+          break;
+        case unop::sin:
+          unary_loop<unop::sin>(p, o, m);
+          break;
+        case unop::cos:
+          unary_loop<unop::cos>(p, o, m);
+          break;
       }
     });
   }
   std::optional<tack::device> device() const override { return a->device(); }
-  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    a->for_each_read(f);
+  }
 };
 
 /// Element `i` is `values[indices[i]]`; stores scatter.
 struct permutation_node final : node {
   node_ptr indices, values;
-  std::string name() const override { return "Permutation(" + indices->name() + ", " + values->name() + ")"; }
+  std::string name() const override {
+    return "Permutation(" + indices->name() + ", " + values->name() + ")";
+  }
   void read_indices(index_t first, index_t count, index_t* idx) const {
     with_scalar(indices->kind(), [&]<class I>() {
       scratch t(static_cast<std::size_t>(count) * sizeof(I));
@@ -516,7 +591,9 @@ struct permutation_node final : node {
     values->scatter(idx.as<index_t>(), count, in);
   }
   std::optional<tack::device> device() const override { return values->device(); }
-  void for_each_written(const std::function<void(const py_array&)>& f) const override { values->for_each_written(f); }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override {
+    values->for_each_written(f);
+  }
   void for_each_read(const std::function<void(const py_array&)>& f) const override {
     indices->for_each_read(f);
     values->for_each_read(f);
@@ -529,8 +606,10 @@ struct strided_node final : node {
   index_t offset = 0, step = 1;
   bool is_view = false;
   std::string name() const override {
-    return is_view ? "View(" + a->name() + ", " + std::to_string(offset) + ", " + std::to_string(n) + ")"
-                   : "Strided(" + a->name() + ", " + std::to_string(step) + ", " + std::to_string(offset) + ")";
+    return is_view ? "View(" + a->name() + ", " + std::to_string(offset) + ", " +
+                         std::to_string(n) + ")"
+                   : "Strided(" + a->name() + ", " + std::to_string(step) + ", " +
+                         std::to_string(offset) + ")";
   }
   void indices(index_t first, index_t count, index_t* idx) const {
     for (index_t i = 0; i < count; ++i) idx[i] = offset + (first + i) * step;
@@ -566,8 +645,12 @@ struct strided_node final : node {
     a->scatter(idx.as<index_t>(), count, in);
   }
   std::optional<tack::device> device() const override { return a->device(); }
-  void for_each_written(const std::function<void(const py_array&)>& f) const override { a->for_each_written(f); }
-  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override {
+    a->for_each_written(f);
+  }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    a->for_each_read(f);
+  }
 };
 
 /// A node over several arrays (Concatenate, Components): writable when each is, on the device of
@@ -607,7 +690,9 @@ struct concatenate_node final : parts_node {
   }
   template <class F>
   void pieces(index_t first, index_t count, F&& f) const {
-    std::size_t p = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin()) - 1;
+    std::size_t p = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) -
+                                             starts.begin()) -
+                    1;
     index_t done = 0;
     while (done < count) {
       const index_t local = first + done - starts[p];
@@ -635,7 +720,9 @@ struct concatenate_node final : parts_node {
 struct component_node final : node {
   node_ptr a;
   int c = 0;
-  std::string name() const override { return "ExtractComponent(" + a->name() + ", " + std::to_string(c) + ")"; }
+  std::string name() const override {
+    return "ExtractComponent(" + a->name() + ", " + std::to_string(c) + ")";
+  }
   void eval(index_t first, index_t count, void* out) const override {
     with_scalar(kind(), [&]<class S>() {
       const int ca = a->components();
@@ -663,8 +750,12 @@ struct component_node final : node {
     });
   }
   std::optional<tack::device> device() const override { return a->device(); }
-  void for_each_written(const std::function<void(const py_array&)>& f) const override { a->for_each_written(f); }
-  void for_each_read(const std::function<void(const py_array&)>& f) const override { a->for_each_read(f); }
+  void for_each_written(const std::function<void(const py_array&)>& f) const override {
+    a->for_each_written(f);
+  }
+  void for_each_read(const std::function<void(const py_array&)>& f) const override {
+    a->for_each_read(f);
+  }
 };
 
 /// A vector of scalar arrays (`Components`): reads and writes each component's array.
@@ -673,7 +764,8 @@ struct components_node final : parts_node {
   // atomics, and is not an Array".
   bool writable() const override { return false; }
   [[noreturn]] void refuse_store() const override {
-    throw nb::type_error(("tack.copyto: " + name() + " is an implicit array, not storage: it takes "
+    throw nb::type_error(("tack.copyto: " + name() +
+                          " is an implicit array, not storage: it takes "
                           "no copyto or fill; store into its component arrays, or make stored "
                           "structure-of-arrays with tack.soa(x, y, ...)")
                              .c_str());
@@ -735,7 +827,10 @@ struct uniform_coordinates_node final : node {
       for (index_t i = 0; i < count; ++i) {
         const index_t g = first + i;
         const index_t idx[3] = {g % dims[0], (g / dims[0]) % dims[1], g / (dims[0] * dims[1])};
-        for (int k = 0; k < c; ++k) o[i * c + k] = static_cast<S>(origin[static_cast<std::size_t>(k)] + spacing[static_cast<std::size_t>(k)] * static_cast<double>(idx[k]));
+        for (int k = 0; k < c; ++k)
+          o[i * c + k] =
+              static_cast<S>(origin[static_cast<std::size_t>(k)] +
+                             spacing[static_cast<std::size_t>(k)] * static_cast<double>(idx[k]));
       }
     });
   }
@@ -769,7 +864,9 @@ bool is_python_number(nb::handle h) {
           !nb::isinstance<py_lazy>(h) && !nb::hasattr(h, "__len__"));
 }
 
-bool is_float_kind(tack::scalar_kind k) { return k == tack::scalar_kind::f32 || k == tack::scalar_kind::f64; }
+bool is_float_kind(tack::scalar_kind k) {
+  return k == tack::scalar_kind::f32 || k == tack::scalar_kind::f64;
+}
 bool is_signed_kind(tack::scalar_kind k) {
   return k == tack::scalar_kind::i8 || k == tack::scalar_kind::i16 || k == tack::scalar_kind::i32 ||
          k == tack::scalar_kind::i64;
@@ -802,7 +899,8 @@ tack::scalar_kind promote(tack::scalar_kind a, tack::scalar_kind b) {
 void require_same_shape(const node& a, const node& b, const char* op) {
   if (a.shape != b.shape) {
     throw nb::value_error((std::string(op) + ": the shapes differ: " + shape_string(a.shape) +
-                           " (" + a.name() + ") and " + shape_string(b.shape) + " (" + b.name() + ")")
+                           " (" + a.name() + ") and " + shape_string(b.shape) + " (" + b.name() +
+                           ")")
                               .c_str());
   }
 }
@@ -812,14 +910,17 @@ nb::object binary(nb::handle x, nb::handle y, binop op, bool reflected) {
   if (reflected) std::swap(x, y);
   const bool xs = is_python_number(x), ys = is_python_number(y);
   if (xs && ys) return nb::steal(Py_NewRef(Py_NotImplemented));
-  if (!xs && !nb::isinstance<py_array>(x) && !nb::isinstance<py_lazy>(x)) return nb::steal(Py_NewRef(Py_NotImplemented));
-  if (!ys && !nb::isinstance<py_array>(y) && !nb::isinstance<py_lazy>(y)) return nb::steal(Py_NewRef(Py_NotImplemented));
+  if (!xs && !nb::isinstance<py_array>(x) && !nb::isinstance<py_lazy>(x))
+    return nb::steal(Py_NewRef(Py_NotImplemented));
+  if (!ys && !nb::isinstance<py_array>(y) && !nb::isinstance<py_lazy>(y))
+    return nb::steal(Py_NewRef(Py_NotImplemented));
   node_ptr a = xs ? nullptr : as_node(x, opname);
   node_ptr b = ys ? nullptr : as_node(y, opname);
   tack::scalar_kind k;
   if (a && b) {
     k = promote(a->kind(), b->kind());
-    if (a->elem.components() != b->elem.components() && a->components() != 1 && b->components() != 1) {
+    if (a->elem.components() != b->elem.components() && a->components() != 1 &&
+        b->components() != 1) {
       throw nb::value_error((std::string(opname) + ": " + std::string(a->elem.name()) + " and " +
                              std::string(b->elem.name()) +
                              " elements do not combine elementwise (one must be scalar, or both "
@@ -833,8 +934,10 @@ nb::object binary(nb::handle x, nb::handle y, binop op, bool reflected) {
     nb::handle s = a ? y : x;
     k = arr.kind();
     if (PyFloat_Check(s.ptr()) && !is_float_kind(k)) k = tack::scalar_kind::f64;
-    if (a) b = scalar_operand(s, k, *a);
-    else a = scalar_operand(s, k, *b);
+    if (a)
+      b = scalar_operand(s, k, *a);
+    else
+      a = scalar_operand(s, k, *b);
   }
   if (op == binop::div && !is_float_kind(k)) k = tack::scalar_kind::f64;  // true division
   const tack::scalar_kind ak = arith_kind(k);
@@ -870,11 +973,14 @@ node_ptr as_node(nb::handle h, const char* op) {
   if (nb::isinstance<py_array>(h)) return std::make_shared<leaf>(nb::cast<const py_array&>(h));
   nb::module_ np = nb::module_::import_("numpy");
   if (nb::isinstance(h, np.attr("ndarray")) || nb::hasattr(h, "__dlpack__")) {
-    nb::object arr = nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(h));
+    nb::object arr =
+        nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(h));
     return std::make_shared<leaf>(nb::cast<const py_array&>(arr));
   }
-  throw nb::type_error((std::string(op) + ": expected a tack array, an implicit array or a NumPy "
-                        "array, got " + nb::cast<std::string>(nb::repr(h.type())))
+  throw nb::type_error((std::string(op) +
+                        ": expected a tack array, an implicit array or a NumPy "
+                        "array, got " +
+                        nb::cast<std::string>(nb::repr(h.type())))
                            .c_str());
 }
 
@@ -925,7 +1031,8 @@ void bump(const node& dst) {
 /// Evaluates `src` into `dst` (a stored array), block by block.
 void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   if (dst.read_only()) {
-    raise(read_only_error_type, std::string(op) + ": " + dst.describe() + " is read-only; copy it first (a.copy())");
+    raise(read_only_error_type,
+          std::string(op) + ": " + dst.describe() + " is read-only; copy it first (a.copy())");
   }
   const std::vector<index_t> shape(dst.shape.begin(), dst.shape.begin() + dst.ndim);
   if (src->shape != shape && !(src->n == dst.size() && src->shape.size() == 1 && dst.ndim == 1)) {
@@ -943,18 +1050,24 @@ void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   // A destination that shares memory with what the expression reads gets the values as if they
   // were read first (NumPy's rule): evaluate into a new array, then copy.
   bool overlaps = false;
-  auto ranges_of = [](const py_array& x, const std::function<void(std::uintptr_t, std::uintptr_t)>& g) {
+  auto ranges_of = [](const py_array& x,
+                      const std::function<void(std::uintptr_t, std::uintptr_t)>& g) {
     x.for_each_part([&](const flat& f) {
-      std::visit([&](const auto& p) {
-        if (p.size() == 0) return;
-        const auto* b = reinterpret_cast<const unsigned char*>(p.as_const().data());
-        g(reinterpret_cast<std::uintptr_t>(b), reinterpret_cast<std::uintptr_t>(b) + p.nbytes());
-      }, f);
+      std::visit(
+          [&](const auto& p) {
+            if (p.size() == 0) return;
+            const auto* b = reinterpret_cast<const unsigned char*>(p.as_const().data());
+            g(reinterpret_cast<std::uintptr_t>(b),
+              reinterpret_cast<std::uintptr_t>(b) + p.nbytes());
+          },
+          f);
     });
   };
   src->for_each_read([&](const py_array& r) {
     ranges_of(r, [&](std::uintptr_t rb, std::uintptr_t re) {
-      ranges_of(dst, [&](std::uintptr_t db, std::uintptr_t de) { overlaps = overlaps || (rb < de && db < re); });
+      ranges_of(dst, [&](std::uintptr_t db, std::uintptr_t de) {
+        overlaps = overlaps || (rb < de && db < re);
+      });
     });
   });
   if (overlaps) {
@@ -987,7 +1100,9 @@ void store_into(const node_ptr& dst, node_ptr src, const char* op) {
   if (!dst->writable()) dst->refuse_store();
   require_same_shape(*dst, *src, op);
   if (src->elem.components() != dst->elem.components()) {
-    throw nb::value_error((std::string(op) + ": " + src->name() + " and " + dst->name() + " differ in their components").c_str());
+    throw nb::value_error((std::string(op) + ": " + src->name() + " and " + dst->name() +
+                           " differ in their components")
+                              .c_str());
   }
   src = cast_to(src, dst->kind());
   const index_t block = block_elements(dst->components());
@@ -1033,7 +1148,8 @@ Acc reduce_blocks(const node& a, Acc init, Leaf&& leaf_fn, Combine&& combine) {
   // Pairwise over the blocks.
   while (partial.size() > 1) {
     std::vector<Acc> next;
-    for (std::size_t i = 0; i + 1 < partial.size(); i += 2) next.push_back(combine(partial[i], partial[i + 1]));
+    for (std::size_t i = 0; i + 1 < partial.size(); i += 2)
+      next.push_back(combine(partial[i], partial[i + 1]));
     if (partial.size() % 2) next.push_back(partial.back());
     partial.swap(next);
   }
@@ -1060,15 +1176,18 @@ void store_lazy(nb::handle dst, nb::handle src) {
   } else {
     // NumPy values for vector or matrix elements: the trailing axes are the components.
     nb::module_ np = nb::module_::import_("numpy");
-    nb::object imported = nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(src));
+    nb::object imported =
+        nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(src));
     py_array p = nb::cast<py_array>(imported);
     const int k = d->elem.component_rank();
-    const bool ok = p.ndim > k &&
-                    (d->elem.is_vector() ? p.shape[static_cast<std::size_t>(p.ndim - 1)] == d->elem.rows()
-                                         : p.shape[static_cast<std::size_t>(p.ndim - 2)] == d->elem.rows() &&
-                                               p.shape[static_cast<std::size_t>(p.ndim - 1)] == d->elem.cols());
+    const bool ok =
+        p.ndim > k &&
+        (d->elem.is_vector() ? p.shape[static_cast<std::size_t>(p.ndim - 1)] == d->elem.rows()
+                             : p.shape[static_cast<std::size_t>(p.ndim - 2)] == d->elem.rows() &&
+                                   p.shape[static_cast<std::size_t>(p.ndim - 1)] == d->elem.cols());
     if (!ok) {
-      throw nb::value_error(("tack.copyto: the values (" + p.describe() + ") do not end in the component axes of " +
+      throw nb::value_error(("tack.copyto: the values (" + p.describe() +
+                             ") do not end in the component axes of " +
                              std::string(d->elem.name()) + " (" + d->name() + ")")
                                 .c_str());
     }
@@ -1088,12 +1207,15 @@ nb::object lazy_unary(nb::handle x, int op) { return unary(x, static_cast<unop>(
 nb::object reduce_lazy(nb::handle h, const std::string& what) {
   const node_ptr a = nb::cast<const py_lazy&>(h).n;
   if (a->n == 0 && what != "sum") {
-    throw nb::value_error(("tack." + what + ": " + a->name() + " is empty and has no " + what).c_str());
+    throw nb::value_error(
+        ("tack." + what + ": " + a->name() + " is empty and has no " + what).c_str());
   }
   return with_scalar(a->kind(), [&]<class S>() -> nb::object {
     if (what == "sum") {
-      using Acc = std::conditional_t<std::is_floating_point_v<S>, S,
-                                     std::conditional_t<std::is_unsigned_v<S> && !std::is_same_v<S, bool>, std::uint64_t, std::int64_t>>;
+      using Acc =
+          std::conditional_t<std::is_floating_point_v<S>, S,
+                             std::conditional_t<std::is_unsigned_v<S> && !std::is_same_v<S, bool>,
+                                                std::uint64_t, std::int64_t>>;
       Acc r = reduce_blocks<Acc, S>(
           *a, Acc(0),
           [](const S* p, index_t m) {
@@ -1103,7 +1225,8 @@ nb::object reduce_lazy(nb::handle h, const std::string& what) {
               for (int k = 0; k < 8; ++k) acc[k] += static_cast<Acc>(p[j + k]);
             }
             for (; j < m; ++j) acc[0] += static_cast<Acc>(p[j]);
-            return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+            return ((acc[0] + acc[1]) + (acc[2] + acc[3])) +
+                   ((acc[4] + acc[5]) + (acc[6] + acc[7]));
           },
           [](Acc x, Acc y) { return static_cast<Acc>(x + y); });
       return nb::cast(r);
@@ -1118,7 +1241,9 @@ nb::object reduce_lazy(nb::handle h, const std::string& what) {
           }
           return best;
         },
-        [&](S x, S y) { return is_min ? apply<binop::minimum>(x, y) : apply<binop::maximum>(x, y); });
+        [&](S x, S y) {
+          return is_min ? apply<binop::minimum>(x, y) : apply<binop::maximum>(x, y);
+        });
     return nb::cast(r);
   });
 }
@@ -1146,313 +1271,371 @@ void bind_lazy(nb::module_& m) {
       .def_prop_ro("size", [](const py_lazy& l) { return l.n->n; })
       .def_prop_ro("ndim", [](const py_lazy& l) { return l.n->shape.size(); })
       .def_prop_ro("dtype", [](const py_lazy& l) { return dtype_object(l.n->elem); })
-      .def_prop_ro("device", [](const py_lazy& l) { return (l.n->device() ? *l.n->device() : tack::cpu()).str(); })
-      .def_prop_ro("writable", [](const py_lazy& l) { return l.n->writable(); },
-                   "Whether stores reach stored arrays (View, Strided, Permutation, ... of them).")
+      .def_prop_ro(
+          "device",
+          [](const py_lazy& l) { return (l.n->device() ? *l.n->device() : tack::cpu()).str(); })
+      .def_prop_ro(
+          "writable", [](const py_lazy& l) { return l.n->writable(); },
+          "Whether stores reach stored arrays (View, Strided, Permutation, ... of them).")
       .def("__len__", [](const py_lazy& l) { return l.n->shape.empty() ? 0 : l.n->shape[0]; })
-      .def("numpy", [](const py_lazy& l) { return to_numpy(materialize(l.n)); },
-           "The values as a NumPy array (computed on the host).")
-      .def("__array__",
-           [](const py_lazy& l, nb::handle dtype, nb::handle copy) {
-             if (!copy.is_none() && !nb::cast<bool>(copy)) {
-               throw nb::value_error("tack.arrays: an implicit array has no memory to share (copy=False)");
-             }
-             nb::object out = to_numpy(materialize(l.n));
-             if (!dtype.is_none()) out = out.attr("astype")(dtype);
-             return out;
-           },
-           "dtype"_a = nb::none(), nb::kw_only(), "copy"_a = nb::none())
-      .def("fill",
-           [](const py_lazy& l, nb::handle value) {
-             auto c = std::make_shared<constant>();
-             c->elem = l.n->elem;
-             c->shape = l.n->shape;
-             c->n = l.n->n;
-             c->value.resize(c->elem.itemsize());
-             nb::object tmp = nb::cast(make_root(l.n->elem, {1}, tack::layout::aos, tack::cpu()));
-             tmp.attr("fill")(value);
-             const py_array& t = nb::cast<const py_array&>(tmp);
-             with_scalar(c->kind(), [&]<class S>() {
-               std::memcpy(c->value.data(), part_as<S>(t.data).data(), c->elem.itemsize());
-             });
-             store_into(l.n, c, "tack.arrays fill");
-           },
-           "value"_a, "Stores `value` into every element (writable implicit arrays only).")
-      .def("__repr__", [](const py_lazy& l) { return "tack.arrays." + l.n->name() + " shape " + shape_string(l.n->shape) + " " + std::string(l.n->elem.name()); })
-      .def("__getitem__",
-           [](const py_lazy& l, nb::handle key) -> nb::object {
-             if (PySlice_Check(key.ptr())) {
-               Py_ssize_t start = 0, stop = 0, step = 1;
-               if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
-               const Py_ssize_t len = PySlice_AdjustIndices(static_cast<Py_ssize_t>(l.n->n), &start, &stop, step);
-               if (step < 1) throw nb::value_error("tack.arrays: a slice of an implicit array needs a positive step");
-               auto v = std::make_shared<strided_node>();
-               v->a = l.n;
-               v->offset = start;
-               v->step = step;
-               v->is_view = step == 1;
-               v->elem = l.n->elem;
-               v->n = len;
-               v->shape = {len};
-               return nb::cast(py_lazy{v});
-             }
-             long long k = nb::cast<long long>(key);
-             if (k < 0) k += l.n->n;
-             if (k < 0 || k >= l.n->n) throw nb::index_error("tack.arrays: index out of range");
-             auto v = std::make_shared<strided_node>();
-             v->a = l.n;
-             v->offset = k;
-             v->elem = l.n->elem;
-             v->n = 1;
-             v->shape = {1};
-             return to_numpy(materialize(v))[nb::int_(0)];
-           });
+      .def(
+          "numpy", [](const py_lazy& l) { return to_numpy(materialize(l.n)); },
+          "The values as a NumPy array (computed on the host).")
+      .def(
+          "__array__",
+          [](const py_lazy& l, nb::handle dtype, nb::handle copy) {
+            if (!copy.is_none() && !nb::cast<bool>(copy)) {
+              throw nb::value_error(
+                  "tack.arrays: an implicit array has no memory to share (copy=False)");
+            }
+            nb::object out = to_numpy(materialize(l.n));
+            if (!dtype.is_none()) out = out.attr("astype")(dtype);
+            return out;
+          },
+          "dtype"_a = nb::none(), nb::kw_only(), "copy"_a = nb::none())
+      .def(
+          "fill",
+          [](const py_lazy& l, nb::handle value) {
+            auto c = std::make_shared<constant>();
+            c->elem = l.n->elem;
+            c->shape = l.n->shape;
+            c->n = l.n->n;
+            c->value.resize(c->elem.itemsize());
+            nb::object tmp = nb::cast(make_root(l.n->elem, {1}, tack::layout::aos, tack::cpu()));
+            tmp.attr("fill")(value);
+            const py_array& t = nb::cast<const py_array&>(tmp);
+            with_scalar(c->kind(), [&]<class S>() {
+              std::memcpy(c->value.data(), part_as<S>(t.data).data(), c->elem.itemsize());
+            });
+            store_into(l.n, c, "tack.arrays fill");
+          },
+          "value"_a, "Stores `value` into every element (writable implicit arrays only).")
+      .def("__repr__",
+           [](const py_lazy& l) {
+             return "tack.arrays." + l.n->name() + " shape " + shape_string(l.n->shape) + " " +
+                    std::string(l.n->elem.name());
+           })
+      .def("__getitem__", [](const py_lazy& l, nb::handle key) -> nb::object {
+        if (PySlice_Check(key.ptr())) {
+          Py_ssize_t start = 0, stop = 0, step = 1;
+          if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
+          const Py_ssize_t len =
+              PySlice_AdjustIndices(static_cast<Py_ssize_t>(l.n->n), &start, &stop, step);
+          if (step < 1)
+            throw nb::value_error(
+                "tack.arrays: a slice of an implicit array needs a positive step");
+          auto v = std::make_shared<strided_node>();
+          v->a = l.n;
+          v->offset = start;
+          v->step = step;
+          v->is_view = step == 1;
+          v->elem = l.n->elem;
+          v->n = len;
+          v->shape = {len};
+          return nb::cast(py_lazy{v});
+        }
+        long long k = nb::cast<long long>(key);
+        if (k < 0) k += l.n->n;
+        if (k < 0 || k >= l.n->n) throw nb::index_error("tack.arrays: index out of range");
+        auto v = std::make_shared<strided_node>();
+        v->a = l.n;
+        v->offset = k;
+        v->elem = l.n->elem;
+        v->n = 1;
+        v->shape = {1};
+        return to_numpy(materialize(v))[nb::int_(0)];
+      });
 
   // Arithmetic on arrays and implicit arrays builds implicit arrays (DESIGN §6, "Expressions").
   m.def("_binary", &lazy_binary);
   m.def("_unary", &lazy_unary);
   m.def("_reduce_lazy", &reduce_lazy);
 
-  arrays.def("counting",
-             [](index_t n, nb::handle start, nb::handle step, nb::handle dtype) {
-               if (n < 0) throw nb::value_error(("tack.arrays.CountingArray: negative length " + std::to_string(n)).c_str());
-               const bool ints = !PyFloat_Check(start.ptr()) && !PyFloat_Check(step.ptr());
-               tack::dtype d = dtype_from(dtype, tack::dtype(ints ? tack::scalar_kind::i64 : tack::scalar_kind::f64),
-                                          "tack.arrays.CountingArray");
-               if (!d.is_scalar()) throw nb::type_error("tack.arrays.CountingArray: dtype must be a scalar dtype");
-               return with_scalar(d.kind(), [&]<class S>() -> py_lazy {
-                 if constexpr (std::is_same_v<S, bool>) {
-                   throw nb::type_error("tack.arrays.CountingArray: bool does not count");
-                 } else {
-                   const S s0 = to_scalar<S>(start, "tack.arrays.CountingArray");
-                   const S s1 = to_scalar<S>(step, "tack.arrays.CountingArray");
-                   return py_lazy{make_computed<S>(tack::arrays::counting<S>(n, s0, s1), n,
-                                                   "CountingArray(n=" + std::to_string(n) + ")")};
-                 }
-               });
-             },
-             "n"_a, "start"_a = 0, "step"_a = 1, "dtype"_a = nb::none());
-  arrays.def("constant",
-             [](nb::handle value, index_t n, nb::handle dtype) {
-               if (n < 0) throw nb::value_error(("tack.arrays.ConstantArray: negative length " + std::to_string(n)).c_str());
-               tack::dtype d;
-               if (dtype.is_none()) {
-                 auto kind_of = [](nb::handle v) {
-                   return PyFloat_Check(v.ptr()) ? tack::scalar_kind::f64
-                          : PyBool_Check(v.ptr()) ? tack::scalar_kind::boolean
-                                                  : tack::scalar_kind::i64;
-                 };
-                 if (PySequence_Check(value.ptr())) {
-                   nb::sequence seq = nb::borrow<nb::sequence>(value);
-                   const int c = static_cast<int>(nb::len(seq));
-                   tack::scalar_kind k = tack::scalar_kind::i64;
-                   for (nb::handle h : seq) {
-                     if (kind_of(h) == tack::scalar_kind::f64) k = tack::scalar_kind::f64;
-                   }
-                   d = tack::dtype::vector(k, c);
-                 } else {
-                   d = tack::dtype(kind_of(value));
-                 }
-               } else {
-                 d = dtype_from(dtype, tack::dtype(), "tack.arrays.ConstantArray");
-               }
-               auto c = std::make_shared<constant>();
-               c->elem = d;
-               c->n = n;
-               c->shape = {n};
-               nb::object tmp = nb::cast(make_root(d, {1}, tack::layout::aos, tack::cpu()));
-               tmp.attr("fill")(value);
-               const py_array& t = nb::cast<const py_array&>(tmp);
-               c->value.resize(d.itemsize());
-               with_scalar(d.kind(), [&]<class S>() { std::memcpy(c->value.data(), part_as<S>(t.data).data(), d.itemsize()); });
-               return py_lazy{c};
-             },
-             "value"_a, "n"_a, "dtype"_a = nb::none());
-  arrays.def("cast",
-             [](nb::handle a, nb::handle dtype) {
-               node_ptr x = as_node(a, "tack.arrays.Cast");
-               tack::dtype d = dtype_from(dtype, x->elem, "tack.arrays.Cast");
-               if (!d.is_scalar() && (d.rows() != x->elem.rows() || d.cols() != x->elem.cols() || d.is_matrix() != x->elem.is_matrix())) {
-                 throw nb::value_error(("tack.arrays.Cast: " + std::string(x->elem.name()) + " to " + std::string(d.name()) +
-                                        ": an element dtype must have the same component dimensions")
-                                           .c_str());
-               }
-               return py_lazy{cast_to(x, d.kind())};
-             },
-             "a"_a, "dtype"_a);
-  arrays.def("random",
-             [](const std::string& kind, index_t n, std::uint64_t seed, nb::handle lo, nb::handle hi, nb::handle dtype) {
-               if (n < 0) throw nb::value_error(("tack.arrays.Random: negative length " + std::to_string(n)).c_str());
-               if (kind == "bits") {
-                 return py_lazy{make_computed<std::uint32_t>(tack::arrays::random_bits(n, seed), n,
-                                                             "RandomBits(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
-               }
-               tack::dtype d = dtype_from(dtype, tack::dtype(tack::scalar_kind::f64), "tack.arrays.Random");
-               if (d.kind() != tack::scalar_kind::f32 && d.kind() != tack::scalar_kind::f64) {
-                 throw nb::type_error("tack.arrays.Random: dtype must be tack.f32 or tack.f64");
-               }
-               auto make = [&]<class S>() -> py_lazy {
-                 if (kind == "normal") {
-                   return py_lazy{make_computed<S>(tack::arrays::random_normal<S>(n, seed), n,
-                                                   "RandomNormal(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
-                 }
-                 const S l = lo.is_none() ? S(0) : to_scalar<S>(lo, "tack.arrays.RandomUniform");
-                 const S h = hi.is_none() ? S(1) : to_scalar<S>(hi, "tack.arrays.RandomUniform");
-                 return py_lazy{make_computed<S>(tack::arrays::random_uniform<S>(n, seed, l, h), n,
-                                                 "RandomUniform(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
-               };
-               return d.kind() == tack::scalar_kind::f32 ? make.template operator()<float>() : make.template operator()<double>();
-             },
-             "kind"_a, "n"_a, "seed"_a, "lo"_a = nb::none(), "hi"_a = nb::none(), "dtype"_a = nb::none());
-  arrays.def("permutation",
-             [](nb::handle indices, nb::handle values) {
-               node_ptr idx = as_node(indices, "tack.arrays.Permutation");
-               node_ptr val = as_node(values, "tack.arrays.Permutation");
-               if (!idx->elem.is_scalar() || is_float_kind(idx->kind()) || idx->kind() == tack::scalar_kind::boolean) {
-                 throw nb::type_error(("tack.arrays.Permutation: indices must be integers, not " + std::string(idx->elem.name())).c_str());
-               }
-               auto p = std::make_shared<permutation_node>();
-               p->indices = idx;
-               p->values = val;
-               p->elem = val->elem;
-               p->n = idx->n;
-               p->shape = {idx->n};
-               return py_lazy{p};
-             },
-             "indices"_a, "values"_a);
-  arrays.def("concatenate",
-             [](nb::args parts) {
-               if (parts.size() < 1) throw nb::value_error("tack.arrays.Concatenate: needs at least one array");
-               auto c = std::make_shared<concatenate_node>();
-               index_t total = 0;
-               for (nb::handle h : parts) {
-                 node_ptr p = as_node(h, "tack.arrays.Concatenate");
-                 if (!c->parts.empty() && p->elem != c->parts[0]->elem) {
-                   throw nb::value_error(("tack.arrays.Concatenate: part " + std::to_string(c->parts.size()) + " has " +
-                                          std::string(p->elem.name()) + " elements, part 0 has " + std::string(c->parts[0]->elem.name()))
-                                             .c_str());
-                 }
-                 c->starts.push_back(total);
-                 total += p->n;
-                 c->parts.push_back(p);
-               }
-               c->elem = c->parts[0]->elem;
-               c->n = total;
-               c->shape = {total};
-               return py_lazy{c};
-             });
-  arrays.def("strided",
-             [](nb::handle a, index_t step, index_t offset, nb::handle count, bool view) {
-               node_ptr x = as_node(a, view ? "tack.arrays.View" : "tack.arrays.Strided");
-               const char* op = view ? "tack.arrays.View" : "tack.arrays.Strided";
-               if (step < 1) throw nb::value_error((std::string(op) + ": step " + std::to_string(step) + " must be at least 1").c_str());
-               if (offset < 0 || offset > x->n) {
-                 throw nb::index_error((std::string(op) + ": start " + std::to_string(offset) + " is outside " + x->name() +
-                                        " (" + std::to_string(x->n) + " elements)")
-                                           .c_str());
-               }
-               index_t n = (x->n - offset + step - 1) / step;
-               if (!count.is_none()) {
-                 const index_t c = nb::cast<index_t>(count);
-                 if (c < 0 || offset + c > x->n) {
-                   throw nb::index_error((std::string(op) + ": " + std::to_string(c) + " elements from " + std::to_string(offset) +
-                                          " run past " + x->name() + " (" + std::to_string(x->n) + " elements)")
-                                             .c_str());
-                 }
-                 n = c;
-               }
-               auto v = std::make_shared<strided_node>();
-               v->a = x;
-               v->offset = offset;
-               v->step = step;
-               v->is_view = view;
-               v->elem = x->elem;
-               v->n = n;
-               v->shape = {n};
-               return py_lazy{v};
-             },
-             "a"_a, "step"_a, "offset"_a, "count"_a.none(), "view"_a);
-  arrays.def("extract_component",
-             [](nb::handle a, int c) {
-               node_ptr x = as_node(a, "tack.arrays.ExtractComponent");
-               if (c < 0 || c >= x->components()) {
-                 throw nb::index_error(("tack.arrays.ExtractComponent: component " + std::to_string(c) + " of " +
-                                        std::string(x->elem.name()) + " (" + std::to_string(x->components()) + " components)")
-                                           .c_str());
-               }
-               auto v = std::make_shared<component_node>();
-               v->a = x;
-               v->c = c;
-               v->elem = x->elem.scalar();
-               v->n = x->n;
-               v->shape = x->shape;
-               return py_lazy{v};
-             },
-             "a"_a, "component"_a);
-  arrays.def("components",
-             [](nb::args parts) {
-               if (parts.size() < 2 || parts.size() > 4) throw nb::value_error("tack.arrays.Components: takes 2 to 4 scalar arrays");
-               auto v = std::make_shared<components_node>();
-               for (nb::handle h : parts) {
-                 node_ptr p = as_node(h, "tack.arrays.Components");
-                 if (!p->elem.is_scalar()) throw nb::value_error(("tack.arrays.Components: " + p->name() + " is not a scalar array").c_str());
-                 if (!v->parts.empty()) {
-                   if (p->kind() != v->parts[0]->kind()) throw nb::value_error("tack.arrays.Components: the components' dtypes differ");
-                   require_same_shape(*p, *v->parts[0], "tack.arrays.Components");
-                 }
-                 v->parts.push_back(p);
-               }
-               v->elem = tack::dtype::vector(v->parts[0]->kind(), static_cast<int>(v->parts.size()));
-               v->n = v->parts[0]->n;
-               v->shape = v->parts[0]->shape;
-               return py_lazy{v};
-             });
-  arrays.def("cartesian_product",
-             [](nb::args axes) {
-               if (axes.size() < 2 || axes.size() > 3) throw nb::value_error("tack.arrays.CartesianProduct: takes 2 or 3 coordinate arrays");
-               auto v = std::make_shared<cartesian_node>();
-               index_t n = 1;
-               for (nb::handle h : axes) {
-                 node_ptr p = as_node(h, "tack.arrays.CartesianProduct");
-                 if (!p->elem.is_scalar() || p->shape.size() != 1) {
-                   throw nb::value_error(("tack.arrays.CartesianProduct: " + p->name() + " is not a 1-D scalar array").c_str());
-                 }
-                 if (!v->axes.empty() && p->kind() != v->axes[0]->kind()) {
-                   throw nb::value_error("tack.arrays.CartesianProduct: the coordinate arrays' dtypes differ");
-                 }
-                 std::vector<unsigned char> vals(static_cast<std::size_t>(p->n) * p->elem.itemsize());
-                 if (p->n) p->eval(0, p->n, vals.data());
-                 v->values.push_back(std::move(vals));
-                 v->axes.push_back(p);
-                 n *= p->n;
-               }
-               v->elem = tack::dtype::vector(v->axes[0]->kind(), static_cast<int>(v->axes.size()));
-               v->n = n;
-               v->shape = {n};
-               return py_lazy{v};
-             });
-  arrays.def("uniform_coordinates",
-             [](std::vector<index_t> dims, std::vector<double> origin, std::vector<double> spacing, nb::handle dtype) {
-               const std::size_t r = dims.size();
-               if (r < 1 || r > 3 || origin.size() != r || spacing.size() != r) {
-                 throw nb::value_error("tack.arrays.UniformCoordinates: point_dims, origin and spacing need 1 to 3 entries each, the same number");
-               }
-               tack::dtype d = dtype_from(dtype, tack::dtype(tack::scalar_kind::f32), "tack.arrays.UniformCoordinates");
-               auto v = std::make_shared<uniform_coordinates_node>();
-               index_t n = 1;
-               for (std::size_t k = 0; k < r; ++k) {
-                 if (dims[k] < 0) throw nb::value_error("tack.arrays.UniformCoordinates: negative point dimension");
-                 v->dims[k] = dims[k];
-                 v->origin[k] = origin[k];
-                 v->spacing[k] = spacing[k];
-                 n *= dims[k];
-               }
-               v->elem = r == 1 ? tack::dtype(d.kind()) : tack::dtype::vector(d.kind(), static_cast<int>(r));
-               v->n = n;
-               v->shape = {n};
-               return py_lazy{v};
-             },
-             "point_dims"_a, "origin"_a, "spacing"_a, "dtype"_a = nb::none());
+  arrays.def(
+      "counting",
+      [](index_t n, nb::handle start, nb::handle step, nb::handle dtype) {
+        if (n < 0)
+          throw nb::value_error(
+              ("tack.arrays.CountingArray: negative length " + std::to_string(n)).c_str());
+        const bool ints = !PyFloat_Check(start.ptr()) && !PyFloat_Check(step.ptr());
+        tack::dtype d =
+            dtype_from(dtype, tack::dtype(ints ? tack::scalar_kind::i64 : tack::scalar_kind::f64),
+                       "tack.arrays.CountingArray");
+        if (!d.is_scalar())
+          throw nb::type_error("tack.arrays.CountingArray: dtype must be a scalar dtype");
+        return with_scalar(d.kind(), [&]<class S>() -> py_lazy {
+          if constexpr (std::is_same_v<S, bool>) {
+            throw nb::type_error("tack.arrays.CountingArray: bool does not count");
+          } else {
+            const S s0 = to_scalar<S>(start, "tack.arrays.CountingArray");
+            const S s1 = to_scalar<S>(step, "tack.arrays.CountingArray");
+            return py_lazy{make_computed<S>(tack::arrays::counting<S>(n, s0, s1), n,
+                                            "CountingArray(n=" + std::to_string(n) + ")")};
+          }
+        });
+      },
+      "n"_a, "start"_a = 0, "step"_a = 1, "dtype"_a = nb::none());
+  arrays.def(
+      "constant",
+      [](nb::handle value, index_t n, nb::handle dtype) {
+        if (n < 0)
+          throw nb::value_error(
+              ("tack.arrays.ConstantArray: negative length " + std::to_string(n)).c_str());
+        tack::dtype d;
+        if (dtype.is_none()) {
+          auto kind_of = [](nb::handle v) {
+            return PyFloat_Check(v.ptr())  ? tack::scalar_kind::f64
+                   : PyBool_Check(v.ptr()) ? tack::scalar_kind::boolean
+                                           : tack::scalar_kind::i64;
+          };
+          if (PySequence_Check(value.ptr())) {
+            nb::sequence seq = nb::borrow<nb::sequence>(value);
+            const int c = static_cast<int>(nb::len(seq));
+            tack::scalar_kind k = tack::scalar_kind::i64;
+            for (nb::handle h : seq) {
+              if (kind_of(h) == tack::scalar_kind::f64) k = tack::scalar_kind::f64;
+            }
+            d = tack::dtype::vector(k, c);
+          } else {
+            d = tack::dtype(kind_of(value));
+          }
+        } else {
+          d = dtype_from(dtype, tack::dtype(), "tack.arrays.ConstantArray");
+        }
+        auto c = std::make_shared<constant>();
+        c->elem = d;
+        c->n = n;
+        c->shape = {n};
+        nb::object tmp = nb::cast(make_root(d, {1}, tack::layout::aos, tack::cpu()));
+        tmp.attr("fill")(value);
+        const py_array& t = nb::cast<const py_array&>(tmp);
+        c->value.resize(d.itemsize());
+        with_scalar(d.kind(), [&]<class S>() {
+          std::memcpy(c->value.data(), part_as<S>(t.data).data(), d.itemsize());
+        });
+        return py_lazy{c};
+      },
+      "value"_a, "n"_a, "dtype"_a = nb::none());
+  arrays.def(
+      "cast",
+      [](nb::handle a, nb::handle dtype) {
+        node_ptr x = as_node(a, "tack.arrays.Cast");
+        tack::dtype d = dtype_from(dtype, x->elem, "tack.arrays.Cast");
+        if (!d.is_scalar() && (d.rows() != x->elem.rows() || d.cols() != x->elem.cols() ||
+                               d.is_matrix() != x->elem.is_matrix())) {
+          throw nb::value_error(("tack.arrays.Cast: " + std::string(x->elem.name()) + " to " +
+                                 std::string(d.name()) +
+                                 ": an element dtype must have the same component dimensions")
+                                    .c_str());
+        }
+        return py_lazy{cast_to(x, d.kind())};
+      },
+      "a"_a, "dtype"_a);
+  arrays.def(
+      "random",
+      [](const std::string& kind, index_t n, std::uint64_t seed, nb::handle lo, nb::handle hi,
+         nb::handle dtype) {
+        if (n < 0)
+          throw nb::value_error(
+              ("tack.arrays.Random: negative length " + std::to_string(n)).c_str());
+        if (kind == "bits") {
+          return py_lazy{make_computed<std::uint32_t>(
+              tack::arrays::random_bits(n, seed), n,
+              "RandomBits(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
+        }
+        tack::dtype d =
+            dtype_from(dtype, tack::dtype(tack::scalar_kind::f64), "tack.arrays.Random");
+        if (d.kind() != tack::scalar_kind::f32 && d.kind() != tack::scalar_kind::f64) {
+          throw nb::type_error("tack.arrays.Random: dtype must be tack.f32 or tack.f64");
+        }
+        auto make = [&]<class S>() -> py_lazy {
+          if (kind == "normal") {
+            return py_lazy{make_computed<S>(
+                tack::arrays::random_normal<S>(n, seed), n,
+                "RandomNormal(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
+          }
+          const S l = lo.is_none() ? S(0) : to_scalar<S>(lo, "tack.arrays.RandomUniform");
+          const S h = hi.is_none() ? S(1) : to_scalar<S>(hi, "tack.arrays.RandomUniform");
+          return py_lazy{make_computed<S>(
+              tack::arrays::random_uniform<S>(n, seed, l, h), n,
+              "RandomUniform(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
+        };
+        return d.kind() == tack::scalar_kind::f32 ? make.template operator()<float>()
+                                                  : make.template operator()<double>();
+      },
+      "kind"_a, "n"_a, "seed"_a, "lo"_a = nb::none(), "hi"_a = nb::none(), "dtype"_a = nb::none());
+  arrays.def(
+      "permutation",
+      [](nb::handle indices, nb::handle values) {
+        node_ptr idx = as_node(indices, "tack.arrays.Permutation");
+        node_ptr val = as_node(values, "tack.arrays.Permutation");
+        if (!idx->elem.is_scalar() || is_float_kind(idx->kind()) ||
+            idx->kind() == tack::scalar_kind::boolean) {
+          throw nb::type_error(("tack.arrays.Permutation: indices must be integers, not " +
+                                std::string(idx->elem.name()))
+                                   .c_str());
+        }
+        auto p = std::make_shared<permutation_node>();
+        p->indices = idx;
+        p->values = val;
+        p->elem = val->elem;
+        p->n = idx->n;
+        p->shape = {idx->n};
+        return py_lazy{p};
+      },
+      "indices"_a, "values"_a);
+  arrays.def("concatenate", [](nb::args parts) {
+    if (parts.size() < 1)
+      throw nb::value_error("tack.arrays.Concatenate: needs at least one array");
+    auto c = std::make_shared<concatenate_node>();
+    index_t total = 0;
+    for (nb::handle h : parts) {
+      node_ptr p = as_node(h, "tack.arrays.Concatenate");
+      if (!c->parts.empty() && p->elem != c->parts[0]->elem) {
+        throw nb::value_error(("tack.arrays.Concatenate: part " + std::to_string(c->parts.size()) +
+                               " has " + std::string(p->elem.name()) + " elements, part 0 has " +
+                               std::string(c->parts[0]->elem.name()))
+                                  .c_str());
+      }
+      c->starts.push_back(total);
+      total += p->n;
+      c->parts.push_back(p);
+    }
+    c->elem = c->parts[0]->elem;
+    c->n = total;
+    c->shape = {total};
+    return py_lazy{c};
+  });
+  arrays.def(
+      "strided",
+      [](nb::handle a, index_t step, index_t offset, nb::handle count, bool view) {
+        node_ptr x = as_node(a, view ? "tack.arrays.View" : "tack.arrays.Strided");
+        const char* op = view ? "tack.arrays.View" : "tack.arrays.Strided";
+        if (step < 1)
+          throw nb::value_error(
+              (std::string(op) + ": step " + std::to_string(step) + " must be at least 1").c_str());
+        if (offset < 0 || offset > x->n) {
+          throw nb::index_error((std::string(op) + ": start " + std::to_string(offset) +
+                                 " is outside " + x->name() + " (" + std::to_string(x->n) +
+                                 " elements)")
+                                    .c_str());
+        }
+        index_t n = (x->n - offset + step - 1) / step;
+        if (!count.is_none()) {
+          const index_t c = nb::cast<index_t>(count);
+          if (c < 0 || offset + c > x->n) {
+            throw nb::index_error((std::string(op) + ": " + std::to_string(c) + " elements from " +
+                                   std::to_string(offset) + " run past " + x->name() + " (" +
+                                   std::to_string(x->n) + " elements)")
+                                      .c_str());
+          }
+          n = c;
+        }
+        auto v = std::make_shared<strided_node>();
+        v->a = x;
+        v->offset = offset;
+        v->step = step;
+        v->is_view = view;
+        v->elem = x->elem;
+        v->n = n;
+        v->shape = {n};
+        return py_lazy{v};
+      },
+      "a"_a, "step"_a, "offset"_a, "count"_a.none(), "view"_a);
+  arrays.def(
+      "extract_component",
+      [](nb::handle a, int c) {
+        node_ptr x = as_node(a, "tack.arrays.ExtractComponent");
+        if (c < 0 || c >= x->components()) {
+          throw nb::index_error(("tack.arrays.ExtractComponent: component " + std::to_string(c) +
+                                 " of " + std::string(x->elem.name()) + " (" +
+                                 std::to_string(x->components()) + " components)")
+                                    .c_str());
+        }
+        auto v = std::make_shared<component_node>();
+        v->a = x;
+        v->c = c;
+        v->elem = x->elem.scalar();
+        v->n = x->n;
+        v->shape = x->shape;
+        return py_lazy{v};
+      },
+      "a"_a, "component"_a);
+  arrays.def("components", [](nb::args parts) {
+    if (parts.size() < 2 || parts.size() > 4)
+      throw nb::value_error("tack.arrays.Components: takes 2 to 4 scalar arrays");
+    auto v = std::make_shared<components_node>();
+    for (nb::handle h : parts) {
+      node_ptr p = as_node(h, "tack.arrays.Components");
+      if (!p->elem.is_scalar())
+        throw nb::value_error(
+            ("tack.arrays.Components: " + p->name() + " is not a scalar array").c_str());
+      if (!v->parts.empty()) {
+        if (p->kind() != v->parts[0]->kind())
+          throw nb::value_error("tack.arrays.Components: the components' dtypes differ");
+        require_same_shape(*p, *v->parts[0], "tack.arrays.Components");
+      }
+      v->parts.push_back(p);
+    }
+    v->elem = tack::dtype::vector(v->parts[0]->kind(), static_cast<int>(v->parts.size()));
+    v->n = v->parts[0]->n;
+    v->shape = v->parts[0]->shape;
+    return py_lazy{v};
+  });
+  arrays.def("cartesian_product", [](nb::args axes) {
+    if (axes.size() < 2 || axes.size() > 3)
+      throw nb::value_error("tack.arrays.CartesianProduct: takes 2 or 3 coordinate arrays");
+    auto v = std::make_shared<cartesian_node>();
+    index_t n = 1;
+    for (nb::handle h : axes) {
+      node_ptr p = as_node(h, "tack.arrays.CartesianProduct");
+      if (!p->elem.is_scalar() || p->shape.size() != 1) {
+        throw nb::value_error(
+            ("tack.arrays.CartesianProduct: " + p->name() + " is not a 1-D scalar array").c_str());
+      }
+      if (!v->axes.empty() && p->kind() != v->axes[0]->kind()) {
+        throw nb::value_error("tack.arrays.CartesianProduct: the coordinate arrays' dtypes differ");
+      }
+      std::vector<unsigned char> vals(static_cast<std::size_t>(p->n) * p->elem.itemsize());
+      if (p->n) p->eval(0, p->n, vals.data());
+      v->values.push_back(std::move(vals));
+      v->axes.push_back(p);
+      n *= p->n;
+    }
+    v->elem = tack::dtype::vector(v->axes[0]->kind(), static_cast<int>(v->axes.size()));
+    v->n = n;
+    v->shape = {n};
+    return py_lazy{v};
+  });
+  arrays.def(
+      "uniform_coordinates",
+      [](std::vector<index_t> dims, std::vector<double> origin, std::vector<double> spacing,
+         nb::handle dtype) {
+        const std::size_t r = dims.size();
+        if (r < 1 || r > 3 || origin.size() != r || spacing.size() != r) {
+          throw nb::value_error(
+              "tack.arrays.UniformCoordinates: point_dims, origin and spacing need 1 to 3 entries "
+              "each, the same number");
+        }
+        tack::dtype d = dtype_from(dtype, tack::dtype(tack::scalar_kind::f32),
+                                   "tack.arrays.UniformCoordinates");
+        auto v = std::make_shared<uniform_coordinates_node>();
+        index_t n = 1;
+        for (std::size_t k = 0; k < r; ++k) {
+          if (dims[k] < 0)
+            throw nb::value_error("tack.arrays.UniformCoordinates: negative point dimension");
+          v->dims[k] = dims[k];
+          v->origin[k] = origin[k];
+          v->spacing[k] = spacing[k];
+          n *= dims[k];
+        }
+        v->elem =
+            r == 1 ? tack::dtype(d.kind()) : tack::dtype::vector(d.kind(), static_cast<int>(r));
+        v->n = n;
+        v->shape = {n};
+        return py_lazy{v};
+      },
+      "point_dims"_a, "origin"_a, "spacing"_a, "dtype"_a = nb::none());
   arrays.def("materialize", [](const py_lazy& l) { return materialize(l.n); });
 }
 

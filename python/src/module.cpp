@@ -27,17 +27,18 @@ NB_MODULE(_core, m) {
   // tack.ReadOnlyError is a ValueError and tack.DeviceError a RuntimeError (DESIGN §12); an export
   // that cannot be made is both a BufferError (what the array API asks of __dlpack__) and a
   // ValueError (what tack's value_error maps to).
-  read_only_error_type = nb::steal(PyErr_NewExceptionWithDoc(
-      "tack.ReadOnlyError", "A write to read-only memory (a ValueError).", PyExc_ValueError,
-      nullptr));
+  read_only_error_type = nb::steal(
+      PyErr_NewExceptionWithDoc("tack.ReadOnlyError", "A write to read-only memory (a ValueError).",
+                                PyExc_ValueError, nullptr));
   device_error_type = nb::steal(PyErr_NewExceptionWithDoc(
       "tack.DeviceError", "A device that is missing or failed (a RuntimeError).",
       PyExc_RuntimeError, nullptr));
   {
     nb::object bases = nb::make_tuple(nb::handle(PyExc_BufferError), nb::handle(PyExc_ValueError));
     export_error_type = nb::steal(PyErr_NewExceptionWithDoc(
-        "tack.ExportError", "An export (DLPack, buffer) that cannot be made (BufferError and ValueError).",
-        bases.ptr(), nullptr));
+        "tack.ExportError",
+        "An export (DLPack, buffer) that cannot be made (BufferError and ValueError).", bases.ptr(),
+        nullptr));
   }
   m.attr("ReadOnlyError") = read_only_error_type;
   m.attr("DeviceError") = device_error_type;

@@ -52,10 +52,12 @@ void bind_stream(nb::module_& m) {
           "Wraps an application's cudaStream_t (an int) without owning it; 0 is the legacy default "
           "stream.")
       .def_prop_ro("device", [](const py_stream& s) { return s.stream.device().str(); })
-      .def_prop_ro("native", [](const py_stream& s) { return s.stream.native(); },
-                   "The cudaStream_t as an int (0 on the CPU).")
-      .def_prop_ro("idle", [](const py_stream& s) { return s.stream.idle(); },
-                   "Whether all work queued so far has completed.")
+      .def_prop_ro(
+          "native", [](const py_stream& s) { return s.stream.native(); },
+          "The cudaStream_t as an int (0 on the CPU).")
+      .def_prop_ro(
+          "idle", [](const py_stream& s) { return s.stream.idle(); },
+          "Whether all work queued so far has completed.")
       .def(
           "synchronize",
           [](const py_stream& s) {
@@ -65,7 +67,8 @@ void bind_stream(nb::module_& m) {
           "Waits for all work queued on the stream.")
       .def("__eq__",
            [](const py_stream& a, nb::handle b) {
-             return nb::isinstance<py_stream>(b) && a.stream == nb::cast<const py_stream&>(b).stream;
+             return nb::isinstance<py_stream>(b) &&
+                    a.stream == nb::cast<const py_stream&>(b).stream;
            })
       .def("__hash__",
            [](const py_stream& s) {
@@ -88,9 +91,8 @@ void bind_stream(nb::module_& m) {
           nb::arg("exc_type").none(), nb::arg("exc").none(), nb::arg("traceback").none())
       .def("__cuda_stream__", [](const py_stream& s) {
         if (!s.stream.device().is_cuda()) {
-          throw nb::type_error(("tack.Stream.__cuda_stream__: " + repr(s.stream) +
-                                " is not a CUDA stream")
-                                   .c_str());
+          throw nb::type_error(
+              ("tack.Stream.__cuda_stream__: " + repr(s.stream) + " is not a CUDA stream").c_str());
         }
         return nb::make_tuple(0, s.stream.native());
       });

@@ -40,12 +40,12 @@ inline std::string describe(cudaError_t e, const char* what, const char* file, i
 }  // namespace tack::detail::cuda_impl
 
 /// Throws `device_error` naming `what` (the call), this file and line, and the CUDA message.
-#define TACK_IMPL_CUDA_CHECK(expr, what)                                                           \
-  do {                                                                                             \
-    const cudaError_t tack_impl_err = (expr);                                                      \
-    if (tack_impl_err != cudaSuccess) {                                                            \
-      ::tack::detail::cuda_impl::throw_error(tack_impl_err, what, __FILE__, __LINE__);             \
-    }                                                                                              \
+#define TACK_IMPL_CUDA_CHECK(expr, what)                                               \
+  do {                                                                                 \
+    const cudaError_t tack_impl_err = (expr);                                          \
+    if (tack_impl_err != cudaSuccess) {                                                \
+      ::tack::detail::cuda_impl::throw_error(tack_impl_err, what, __FILE__, __LINE__); \
+    }                                                                                  \
   } while (0)
 
 namespace tack::detail::cuda_impl {

@@ -112,7 +112,8 @@ __global__ void components_kernel(side dst, side src, int components, std::size_
   }
   __syncthreads();
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
     const auto di = static_cast<std::ptrdiff_t>(i) * dst.stride;
     const auto si = static_cast<std::ptrdiff_t>(i) * src.stride;
     for (int c = 0; c < components; ++c) {
@@ -126,36 +127,67 @@ __global__ void components_kernel(side dst, side src, int components, std::size_
 template <class F>
 void with_scalar(scalar_kind k, F&& f) {
   switch (k) {
-  case scalar_kind::f32: f.template operator()<float>(); break;
-  case scalar_kind::f64: f.template operator()<double>(); break;
-  case scalar_kind::i8: f.template operator()<std::int8_t>(); break;
-  case scalar_kind::i16: f.template operator()<std::int16_t>(); break;
-  case scalar_kind::i32: f.template operator()<std::int32_t>(); break;
-  case scalar_kind::i64: f.template operator()<std::int64_t>(); break;
-  case scalar_kind::u8: f.template operator()<std::uint8_t>(); break;
-  case scalar_kind::u16: f.template operator()<std::uint16_t>(); break;
-  case scalar_kind::u32: f.template operator()<std::uint32_t>(); break;
-  case scalar_kind::u64: f.template operator()<std::uint64_t>(); break;
-  case scalar_kind::boolean: f.template operator()<bool>(); break;
+    case scalar_kind::f32:
+      f.template operator()<float>();
+      break;
+    case scalar_kind::f64:
+      f.template operator()<double>();
+      break;
+    case scalar_kind::i8:
+      f.template operator()<std::int8_t>();
+      break;
+    case scalar_kind::i16:
+      f.template operator()<std::int16_t>();
+      break;
+    case scalar_kind::i32:
+      f.template operator()<std::int32_t>();
+      break;
+    case scalar_kind::i64:
+      f.template operator()<std::int64_t>();
+      break;
+    case scalar_kind::u8:
+      f.template operator()<std::uint8_t>();
+      break;
+    case scalar_kind::u16:
+      f.template operator()<std::uint16_t>();
+      break;
+    case scalar_kind::u32:
+      f.template operator()<std::uint32_t>();
+      break;
+    case scalar_kind::u64:
+      f.template operator()<std::uint64_t>();
+      break;
+    case scalar_kind::boolean:
+      f.template operator()<bool>();
+      break;
   }
 }
 
 // The unsigned word of a scalar's size: copies between equal kinds move bits (NaN payloads kept).
 template <std::size_t Size>
-using bits_t = std::conditional_t<Size == 1, std::uint8_t,
-               std::conditional_t<Size == 2, std::uint16_t,
-               std::conditional_t<Size == 4, std::uint32_t, std::uint64_t>>>;
+using bits_t = std::conditional_t<
+    Size == 1, std::uint8_t,
+    std::conditional_t<Size == 2, std::uint16_t,
+                       std::conditional_t<Size == 4, std::uint32_t, std::uint64_t>>>;
 
-void launch_components(const side& d, const side& s, int components, std::size_t n,
-                       scalar_kind dk, scalar_kind sk, cudaStream_t stream) {
+void launch_components(const side& d, const side& s, int components, std::size_t n, scalar_kind dk,
+                       scalar_kind sk, cudaStream_t stream) {
   const unsigned grid = bc::grid_for(static_cast<index_t>(n));
   const unsigned block = bc::block_threads;
   if (dk == sk) {
     switch (scalar_kind_size(dk)) {
-    case 1: components_kernel<bits_t<1>, bits_t<1>><<<grid, block, 0, stream>>>(d, s, components, n); break;
-    case 2: components_kernel<bits_t<2>, bits_t<2>><<<grid, block, 0, stream>>>(d, s, components, n); break;
-    case 4: components_kernel<bits_t<4>, bits_t<4>><<<grid, block, 0, stream>>>(d, s, components, n); break;
-    default: components_kernel<bits_t<8>, bits_t<8>><<<grid, block, 0, stream>>>(d, s, components, n); break;
+      case 1:
+        components_kernel<bits_t<1>, bits_t<1>><<<grid, block, 0, stream>>>(d, s, components, n);
+        break;
+      case 2:
+        components_kernel<bits_t<2>, bits_t<2>><<<grid, block, 0, stream>>>(d, s, components, n);
+        break;
+      case 4:
+        components_kernel<bits_t<4>, bits_t<4>><<<grid, block, 0, stream>>>(d, s, components, n);
+        break;
+      default:
+        components_kernel<bits_t<8>, bits_t<8>><<<grid, block, 0, stream>>>(d, s, components, n);
+        break;
     }
     return;
   }
@@ -172,7 +204,8 @@ template <class W>
 __global__ void permute_kernel(W* dst, const W* src, std::size_t words_per_element,
                                const std::int64_t* permutation, std::size_t nwords) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < nwords; t += stride) {
+  for (std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; t < nwords;
+       t += stride) {
     const std::size_t i = t / words_per_element;
     const std::size_t w = t - i * words_per_element;
     dst[t] = src[static_cast<std::size_t>(permutation[i]) * words_per_element + w];
@@ -208,10 +241,18 @@ void cuda_fill(void* dst, const void* value, std::size_t size, std::size_t count
   for (std::size_t w : {16u, 8u, 4u, 2u}) {
     if (addr % w != 0 || bytes % w != 0 || size / gcd(size, w) * w > max_pattern_bytes) continue;
     switch (w) {
-    case 16: fill_words<uint4>(dst, v, size, count, ws); return;
-    case 8: fill_words<std::uint64_t>(dst, v, size, count, ws); return;
-    case 4: fill_words<std::uint32_t>(dst, v, size, count, ws); return;
-    default: fill_words<std::uint16_t>(dst, v, size, count, ws); return;
+      case 16:
+        fill_words<uint4>(dst, v, size, count, ws);
+        return;
+      case 8:
+        fill_words<std::uint64_t>(dst, v, size, count, ws);
+        return;
+      case 4:
+        fill_words<std::uint32_t>(dst, v, size, count, ws);
+        return;
+      default:
+        fill_words<std::uint16_t>(dst, v, size, count, ws);
+        return;
     }
   }
   if (size <= max_pattern_bytes) {
@@ -220,11 +261,13 @@ void cuda_fill(void* dst, const void* value, std::size_t size, std::size_t count
   }
   // An element larger than the pattern: one element from the host, then doubling device copies.
   // (A copy from pageable host memory has read `value` when cudaMemcpyAsync returns.)
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, value, size, cudaMemcpyHostToDevice, ws.handle), "cudaMemcpyAsync");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, value, size, cudaMemcpyHostToDevice, ws.handle),
+                       "cudaMemcpyAsync");
   auto* d = static_cast<char*>(dst);
   for (std::size_t done = size; done < bytes;) {
     const std::size_t n = std::min(done, bytes - done);
-    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(d + done, d, n, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
+    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(d + done, d, n, cudaMemcpyDeviceToDevice, ws.handle),
+                         "cudaMemcpyAsync");
     done += n;
   }
   complete(ws, "tack: device fill");
@@ -238,15 +281,18 @@ void cuda_memmove(void* dst, const void* src, std::size_t bytes) {
   const auto d = reinterpret_cast<std::uintptr_t>(dst);
   const auto s = reinterpret_cast<std::uintptr_t>(src);
   if (!(d < s + bytes && s < d + bytes)) {
-    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
+    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, ws.handle),
+                         "cudaMemcpyAsync");
     complete(ws, "tack: device move");
     return;
   }
   // Overlapping device-to-device copies are undefined: through scratch on the same device (freed
   // on the legacy default stream, which waits for `ws`).
   const cuda_impl::scratch_block tmp(bytes, id);
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(tmp.get(), src, bytes, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, tmp.get(), bytes, cudaMemcpyDeviceToDevice, ws.handle), "cudaMemcpyAsync");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(tmp.get(), src, bytes, cudaMemcpyDeviceToDevice, ws.handle),
+                       "cudaMemcpyAsync");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, tmp.get(), bytes, cudaMemcpyDeviceToDevice, ws.handle),
+                       "cudaMemcpyAsync");
   complete(ws, "tack: device move");
 }
 
@@ -254,7 +300,8 @@ void cuda_copy_components(const component_span& dst, const component_span& src, 
   if (n == 0) return;
   if (dst.components != src.components) {
     throw value_error("tack: a component-wise copy needs as many components on both sides (" +
-                      std::to_string(dst.components) + " and " + std::to_string(src.components) + ")");
+                      std::to_string(dst.components) + " and " + std::to_string(src.components) +
+                      ")");
   }
   device_guard g(dst.host ? src.device_id : dst.device_id);
   const bc::work_stream ws = bc::current_work_stream("tack: component copy kernel");

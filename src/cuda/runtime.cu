@@ -28,10 +28,14 @@ using cuda_impl::device_guard;
 
 cudaMemcpyKind to_cuda(cuda_copy_kind k) {
   switch (k) {
-  case cuda_copy_kind::host_to_device: return cudaMemcpyHostToDevice;
-  case cuda_copy_kind::device_to_host: return cudaMemcpyDeviceToHost;
-  case cuda_copy_kind::device_to_device: return cudaMemcpyDeviceToDevice;
-  default: return cudaMemcpyDefault;
+    case cuda_copy_kind::host_to_device:
+      return cudaMemcpyHostToDevice;
+    case cuda_copy_kind::device_to_host:
+      return cudaMemcpyDeviceToHost;
+    case cuda_copy_kind::device_to_device:
+      return cudaMemcpyDeviceToDevice;
+    default:
+      return cudaMemcpyDefault;
   }
 }
 
@@ -49,17 +53,20 @@ public:
   // The device's pool, configured on first use, or null where the device has no memory pools.
   cudaMemPool_t pool(int id) {
     std::lock_guard lock(mutex_);
-    if (static_cast<std::size_t>(id) >= state_.size()) state_.resize(static_cast<std::size_t>(id) + 1);
+    if (static_cast<std::size_t>(id) >= state_.size())
+      state_.resize(static_cast<std::size_t>(id) + 1);
     auto& s = state_[static_cast<std::size_t>(id)];
     if (!s.decided) {
       int supported = 0;
       TACK_IMPL_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, id),
                            "cudaDeviceGetAttribute(cudaDevAttrMemoryPoolsSupported)");
       if (supported) {
-        TACK_IMPL_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&s.pool, id), "cudaDeviceGetDefaultMemPool");
+        TACK_IMPL_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&s.pool, id),
+                             "cudaDeviceGetDefaultMemPool");
         std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
-        TACK_IMPL_CUDA_CHECK(cudaMemPoolSetAttribute(s.pool, cudaMemPoolAttrReleaseThreshold, &keep),
-                             "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
+        TACK_IMPL_CUDA_CHECK(
+            cudaMemPoolSetAttribute(s.pool, cudaMemPoolAttrReleaseThreshold, &keep),
+            "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)");
       }
       s.decided = true;
     }
@@ -98,7 +105,9 @@ struct staging_set {
       TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming),
                            "cudaEventCreateWithFlags");
       const cudaError_t e = cudaHostAlloc(&buf[k], chunk, cudaHostAllocPortable);
-      if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaHostAlloc (staging)", chunk, "the host", __FILE__, __LINE__);
+      if (e != cudaSuccess)
+        cuda_impl::throw_alloc_error(e, "cudaHostAlloc (staging)", chunk, "the host", __FILE__,
+                                     __LINE__);
     }
   }
   ~staging_set() {
@@ -167,8 +176,8 @@ void staged_to_device(void* dst, const void* src, std::size_t bytes, const bc::w
       TACK_IMPL_CUDA_CHECK(cudaEventSynchronize(set->done[c.slot]), "cudaEventSynchronize");
     }
     host_copy(set->buf[c.slot], static_cast<const char*>(src) + c.offset, c.size);
-    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + c.offset, set->buf[c.slot], c.size,
-                                         cudaMemcpyHostToDevice, stream),
+    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + c.offset, set->buf[c.slot],
+                                         c.size, cudaMemcpyHostToDevice, stream),
                          "cudaMemcpyAsync (staged host to device)");
     TACK_IMPL_CUDA_CHECK(cudaEventRecord(set->done[c.slot], stream), "cudaEventRecord");
     used[c.slot] = true;
@@ -219,7 +228,9 @@ bc::work_stream stream_of_copy(const void* dst, const void* src, cuda_copy_kind 
 }  // namespace
 
 namespace cuda_impl {
-void* scratch_alloc(std::size_t bytes, int device_id) { return cuda_malloc_device(bytes, device_id); }
+void* scratch_alloc(std::size_t bytes, int device_id) {
+  return cuda_malloc_device(bytes, device_id);
+}
 void scratch_free(void* p, int device_id) noexcept { cuda_free_device(p, device_id); }
 }  // namespace cuda_impl
 
@@ -240,11 +251,14 @@ void* cuda_malloc_device(std::size_t bytes, int id) {
     // Stream-ordered on the legacy default stream: tack's kernels and copies run there (or on
     // blocking streams, which order with it), so the block is ready for them.
     const cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, cudaStreamLegacy);
-    if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaMallocFromPoolAsync", bytes, device_name(id), __FILE__, __LINE__);
+    if (e != cudaSuccess)
+      cuda_impl::throw_alloc_error(e, "cudaMallocFromPoolAsync", bytes, device_name(id), __FILE__,
+                                   __LINE__);
     return p;
   }
   const cudaError_t e = cudaMalloc(&p, bytes);  // before reading p: argument order is unspecified
-  if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaMalloc", bytes, device_name(id), __FILE__, __LINE__);
+  if (e != cudaSuccess)
+    cuda_impl::throw_alloc_error(e, "cudaMalloc", bytes, device_name(id), __FILE__, __LINE__);
   return p;
 }
 void* cuda_malloc_unified(std::size_t bytes, int id) {
@@ -252,14 +266,18 @@ void* cuda_malloc_unified(std::size_t bytes, int id) {
   device_guard g(id);
   void* p = nullptr;
   const cudaError_t e = cudaMallocManaged(&p, bytes);
-  if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaMallocManaged", bytes, device_name(id), __FILE__, __LINE__);
+  if (e != cudaSuccess)
+    cuda_impl::throw_alloc_error(e, "cudaMallocManaged", bytes, device_name(id), __FILE__,
+                                 __LINE__);
   return p;
 }
 void* cuda_malloc_pinned(std::size_t bytes) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
   const cudaError_t e = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
-  if (e != cudaSuccess) cuda_impl::throw_alloc_error(e, "cudaHostAlloc", bytes, "the host (pinned)", __FILE__, __LINE__);
+  if (e != cudaSuccess)
+    cuda_impl::throw_alloc_error(e, "cudaHostAlloc", bytes, "the host (pinned)", __FILE__,
+                                 __LINE__);
   return p;
 }
 void cuda_free_device(void* p, int id) noexcept {
@@ -328,11 +346,13 @@ bool cuda_host_pageable(const void* p) {
 void cuda_memcpy(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind) {
   if (bytes == 0) return;
   const bc::work_stream ws = stream_of_copy(dst, src, kind);
-  if (kind == cuda_copy_kind::host_to_device && staging_plan::staged(bytes, cuda_host_pageable(src))) {
+  if (kind == cuda_copy_kind::host_to_device &&
+      staging_plan::staged(bytes, cuda_host_pageable(src))) {
     staged_to_device(dst, src, bytes, ws);
     return;
   }
-  if (kind == cuda_copy_kind::device_to_host && staging_plan::staged(bytes, cuda_host_pageable(dst))) {
+  if (kind == cuda_copy_kind::device_to_host &&
+      staging_plan::staged(bytes, cuda_host_pageable(dst))) {
     staged_to_host(dst, src, bytes, ws);
     return;
   }
@@ -342,7 +362,8 @@ void cuda_memcpy(void* dst, const void* src, std::size_t bytes, cuda_copy_kind k
   }
   // On a tack::stream: in the stream's order; a copy that touches host memory is complete when it
   // returns (the host may read or reuse its side), a device-to-device one is only queued.
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), ws.handle), "cudaMemcpyAsync");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), ws.handle),
+                       "cudaMemcpyAsync");
   if (kind != cuda_copy_kind::device_to_device) {
     TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(ws.handle), "cudaStreamSynchronize");
   }
@@ -350,7 +371,8 @@ void cuda_memcpy(void* dst, const void* src, std::size_t bytes, cuda_copy_kind k
 void cuda_memcpy_async(void* dst, const void* src, std::size_t bytes, cuda_copy_kind kind) {
   if (bytes == 0) return;
   const bc::work_stream ws = stream_of_copy(dst, src, kind);
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), ws.handle), "cudaMemcpyAsync");
+  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, to_cuda(kind), ws.handle),
+                       "cudaMemcpyAsync");
 }
 void cuda_memset(void* p, int value, std::size_t bytes) {
   if (bytes == 0) return;
@@ -366,7 +388,9 @@ void cuda_synchronize() { TACK_IMPL_CUDA_CHECK(cudaDeviceSynchronize(), "cudaDev
 void cuda_synchronize_device(int id, const char* what) {
   device_guard g(id);
   const cudaError_t e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) cuda_impl::throw_error(e, (std::string(what) + ": cudaDeviceSynchronize").c_str(), __FILE__, __LINE__);
+  if (e != cudaSuccess)
+    cuda_impl::throw_error(e, (std::string(what) + ": cudaDeviceSynchronize").c_str(), __FILE__,
+                           __LINE__);
 }
 
 std::intptr_t cuda_stream_create(int id) {
@@ -387,7 +411,9 @@ void cuda_stream_destroy(int id, std::intptr_t stream) noexcept {
 void cuda_stream_synchronize(int id, std::intptr_t stream, const char* what) {
   device_guard g(id);
   const cudaError_t e = cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream));
-  if (e != cudaSuccess) cuda_impl::throw_error(e, (std::string(what) + ": cudaStreamSynchronize").c_str(), __FILE__, __LINE__);
+  if (e != cudaSuccess)
+    cuda_impl::throw_error(e, (std::string(what) + ": cudaStreamSynchronize").c_str(), __FILE__,
+                           __LINE__);
 }
 
 bool cuda_stream_idle(int id, std::intptr_t stream, const char* what) {
@@ -408,7 +434,8 @@ void cuda_stream_wait_for_device(int id, std::intptr_t stream) {
                                         : reinterpret_cast<cudaStream_t>(stream);
   if (consumer == cudaStreamLegacy) return;  // tack's work is queued there already
   cudaEvent_t ready = nullptr;
-  TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+  TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming),
+                       "cudaEventCreateWithFlags");
   cudaError_t e = cudaEventRecord(ready, cudaStreamLegacy);
   if (e == cudaSuccess) e = cudaStreamWaitEvent(consumer, ready, 0);
   (void)cudaEventDestroy(ready);  // destroying a recorded event is safe: the wait keeps it

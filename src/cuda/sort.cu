@@ -53,9 +53,11 @@ __device__ inline image_t<K> order_image(K x) {
 }
 
 template <class K>
-__global__ void image_kernel(const K* keys, image_t<K>* out, std::int64_t* positions, std::size_t n) {
+__global__ void image_kernel(const K* keys, image_t<K>* out, std::int64_t* positions,
+                             std::size_t n) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
     out[i] = order_image(keys[i]);
     positions[i] = static_cast<std::int64_t>(i);
   }
@@ -63,7 +65,8 @@ __global__ void image_kernel(const K* keys, image_t<K>* out, std::int64_t* posit
 
 __global__ void iota_kernel(std::int64_t* positions, std::size_t n) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
     positions[i] = static_cast<std::int64_t>(i);
   }
 }
@@ -87,7 +90,8 @@ void radix_sort_keys(K* keys, K* alt, std::int64_t n, int id) {
   TACK_IMPL_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.get(), temp_bytes, buffers, n, 0,
                                                       int(8 * sizeof(K)), cudaStreamLegacy),
                        "cub::DeviceRadixSort::SortKeys");
-  if (buffers.Current() != keys) copy_device(keys, buffers.Current(), static_cast<std::size_t>(n) * sizeof(K));
+  if (buffers.Current() != keys)
+    copy_device(keys, buffers.Current(), static_cast<std::size_t>(n) * sizeof(K));
 }
 
 template <class K>
@@ -98,10 +102,10 @@ void sort_keys(K* keys, std::size_t n, int id) {
     // Numbers first (in order), NaNs after them: then only the numbers are sorted.
     const scratch_block selected(sizeof(std::int64_t), id);
     std::size_t temp_bytes = 0;
-    TACK_IMPL_CUDA_CHECK(cub::DevicePartition::If(nullptr, temp_bytes, keys, alt.as<K>(),
-                                                  selected.as<std::int64_t>(), count, is_number{},
-                                                  cudaStreamLegacy),
-                         "cub::DevicePartition::If");
+    TACK_IMPL_CUDA_CHECK(
+        cub::DevicePartition::If(nullptr, temp_bytes, keys, alt.as<K>(),
+                                 selected.as<std::int64_t>(), count, is_number{}, cudaStreamLegacy),
+        "cub::DevicePartition::If");
     {
       const scratch_block temp(temp_bytes, id);
       TACK_IMPL_CUDA_CHECK(cub::DevicePartition::If(temp.get(), temp_bytes, keys, alt.as<K>(),
@@ -110,8 +114,8 @@ void sort_keys(K* keys, std::size_t n, int id) {
                            "cub::DevicePartition::If");
     }
     std::int64_t numbers = 0;
-    TACK_IMPL_CUDA_CHECK(cudaMemcpy(&numbers, selected.get(), sizeof numbers, cudaMemcpyDeviceToHost),
-                         "cudaMemcpy");
+    TACK_IMPL_CUDA_CHECK(
+        cudaMemcpy(&numbers, selected.get(), sizeof numbers, cudaMemcpyDeviceToHost), "cudaMemcpy");
     copy_device(keys, alt.get(), n * sizeof(K));
     if (numbers > 1) radix_sort_keys(keys, alt.as<K>(), numbers, id);
   } else {
@@ -160,25 +164,44 @@ void sort_with_permutation(K* keys, std::size_t n, int id, std::int64_t* permuta
 template <class F>
 void with_key_type(scalar_kind k, F&& f) {
   switch (k) {
-  case scalar_kind::f32: f.template operator()<float>(); break;
-  case scalar_kind::f64: f.template operator()<double>(); break;
-  case scalar_kind::i8: f.template operator()<std::int8_t>(); break;
-  case scalar_kind::i16: f.template operator()<std::int16_t>(); break;
-  case scalar_kind::i32: f.template operator()<std::int32_t>(); break;
-  case scalar_kind::i64: f.template operator()<std::int64_t>(); break;
-  case scalar_kind::u8:
-  case scalar_kind::boolean:  // bool is one byte holding 0 or 1: sorted as its byte
-    f.template operator()<std::uint8_t>();
-    break;
-  case scalar_kind::u16: f.template operator()<std::uint16_t>(); break;
-  case scalar_kind::u32: f.template operator()<std::uint32_t>(); break;
-  case scalar_kind::u64: f.template operator()<std::uint64_t>(); break;
+    case scalar_kind::f32:
+      f.template operator()<float>();
+      break;
+    case scalar_kind::f64:
+      f.template operator()<double>();
+      break;
+    case scalar_kind::i8:
+      f.template operator()<std::int8_t>();
+      break;
+    case scalar_kind::i16:
+      f.template operator()<std::int16_t>();
+      break;
+    case scalar_kind::i32:
+      f.template operator()<std::int32_t>();
+      break;
+    case scalar_kind::i64:
+      f.template operator()<std::int64_t>();
+      break;
+    case scalar_kind::u8:
+    case scalar_kind::boolean:  // bool is one byte holding 0 or 1: sorted as its byte
+      f.template operator()<std::uint8_t>();
+      break;
+    case scalar_kind::u16:
+      f.template operator()<std::uint16_t>();
+      break;
+    case scalar_kind::u32:
+      f.template operator()<std::uint32_t>();
+      break;
+    case scalar_kind::u64:
+      f.template operator()<std::uint64_t>();
+      break;
   }
 }
 
 }  // namespace
 
-void cuda_sort(void* keys, std::size_t n, scalar_kind kind, int device_id, std::int64_t* permutation) {
+void cuda_sort(void* keys, std::size_t n, scalar_kind kind, int device_id,
+               std::int64_t* permutation) {
   if (n == 0) return;
   const cuda_impl::device_guard g(device_id);
   with_key_type(kind, [&]<class K>() {

@@ -22,7 +22,7 @@ namespace tack::mpi {
 namespace detail {
 namespace {
 
-__extension__ typedef __int128 i128; // exact products of cell counts and ranks
+__extension__ typedef __int128 i128;  // exact products of cell counts and ranks
 
 using amr::box;
 using amr::detail::average_segment;
@@ -31,14 +31,13 @@ using amr::detail::interp_segment;
 using amr::detail::level_layout;
 
 template <class T>
-array<T> upload(const std::vector<T> &v, const tack::device &d) {
-  if (v.empty())
-    return tack::empty<T>({0}, {.device = d});
+array<T> upload(const std::vector<T>& v, const tack::device& d) {
+  if (v.empty()) return tack::empty<T>({0}, {.device = d});
   return tack::array_from(std::span<const T>(v.data(), v.size()), {.device = d});
 }
 
 /// The box of level layout `lay` holding element `e`.
-std::size_t box_of(const level_layout &lay, index_t e) {
+std::size_t box_of(const level_layout& lay, index_t e) {
   const auto it = std::upper_bound(lay.offsets.begin(), lay.offsets.end(), e);
   if (it == lay.offsets.begin() || it == lay.offsets.end()) {
     throw std::logic_error("tack::mpi::distributed_hierarchy: element " + std::to_string(e) +
@@ -48,7 +47,7 @@ std::size_t box_of(const level_layout &lay, index_t e) {
 }
 
 /// The box of `lay` holding the elements `[e, e + n)` (a segment never spans two boxes).
-std::size_t box_of_run(const level_layout &lay, index_t e, index_t n, const char *what) {
+std::size_t box_of_run(const level_layout& lay, index_t e, index_t n, const char* what) {
   const std::size_t b = box_of(lay, e);
   if (n > 0 && e + n > lay.offsets[b + 1]) {
     throw std::logic_error(std::string("tack::mpi::distributed_hierarchy: a ") + what +
@@ -70,16 +69,14 @@ struct counters {
   explicit counters(int ranks)
       : send(static_cast<std::size_t>(ranks), 0), recv(static_cast<std::size_t>(ranks), 0) {}
   /// Lays out the messages, peers in rank order; returns each peer's base in each buffer.
-  std::pair<std::vector<index_t>, std::vector<index_t>> layout(amr_exchange &ex) const {
+  std::pair<std::vector<index_t>, std::vector<index_t>> layout(amr_exchange& ex) const {
     std::vector<index_t> sb(send.size(), 0), rb(recv.size(), 0);
     for (std::size_t p = 0; p < send.size(); ++p) {
       sb[p] = ex.send_size;
-      if (send[p] > 0)
-        ex.sends.push_back({static_cast<int>(p), ex.send_size, send[p]});
+      if (send[p] > 0) ex.sends.push_back({static_cast<int>(p), ex.send_size, send[p]});
       ex.send_size += send[p];
       rb[p] = ex.recv_size;
-      if (recv[p] > 0)
-        ex.recvs.push_back({static_cast<int>(p), ex.recv_size, recv[p]});
+      if (recv[p] > 0) ex.recvs.push_back({static_cast<int>(p), ex.recv_size, recv[p]});
       ex.recv_size += recv[p];
     }
     return {sb, rb};
@@ -88,15 +85,14 @@ struct counters {
 
 /// The coarse cells the interpolation of segment `g` reads: its coarse cells and their six
 /// neighbours (the kernel's stencil), as a box.
-box stencil(const interp_segment &g, index_t r) {
+box stencil(const interp_segment& g, index_t r) {
   const index_t ci0 = amr::floor_div(g[2], r), ci1 = amr::floor_div(g[2] + g[1] - 1, r);
   const index_t cj = amr::floor_div(g[3], r), ck = amr::floor_div(g[4], r);
   return box{{ci0 - 1, cj - 1, ck - 1}, {ci1 + 1, cj + 1, ck + 1}};
 }
 
-box hull(const box &a, const box &b) {
-  if (a.empty())
-    return b;
+box hull(const box& a, const box& b) {
+  if (a.empty()) return b;
   box h;
   for (std::size_t d = 0; d < 3; ++d) {
     h.lo[d] = std::min(a.lo[d], b.lo[d]);
@@ -107,8 +103,7 @@ box hull(const box &a, const box &b) {
 
 std::uint64_t interleave(std::uint64_t x) {
   std::uint64_t r = 0;
-  for (int i = 0; i < 21; ++i)
-    r |= ((x >> i) & 1u) << (3 * i);
+  for (int i = 0; i < 21; ++i) r |= ((x >> i) & 1u) << (3 * i);
   return r;
 }
 
@@ -118,27 +113,26 @@ std::string number(double v) {
   return buf;
 }
 
-} // namespace
+}  // namespace
 
-amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &owners, int l, int me,
-                                  int ranks, const amr_rank_plan *coarse, const tack::device &d) {
+amr_rank_plan build_amr_rank_plan(const amr::hierarchy& h, const box_owners& owners, int l, int me,
+                                  int ranks, const amr_rank_plan* coarse, const tack::device& d) {
   const auto lu = static_cast<std::size_t>(l);
-  const level_layout &full = h.layout(l);
-  const amr::detail::level_plan &sp = h.plan(l);
-  const std::vector<int> &own = owners[lu];
+  const level_layout& full = h.layout(l);
+  const amr::detail::level_plan& sp = h.plan(l);
+  const std::vector<int>& own = owners[lu];
   amr_rank_plan p;
   // This rank's boxes and where they sit in its level buffer.
   std::vector<box> mine;
   p.local.assign(full.boxes.size(), -1);
   for (std::size_t b = 0; b < full.boxes.size(); ++b) {
-    if (own[b] != me)
-      continue;
+    if (own[b] != me) continue;
     p.local[b] = static_cast<index_t>(p.boxes.size());
     p.boxes.push_back(b);
     mine.push_back(full.boxes[b]);
   }
   p.layout = amr::detail::make_layout(mine, h.ghost());
-  const level_layout &lay = *p.layout;
+  const level_layout& lay = *p.layout;
   std::vector<vec<index_t, 8>> table;
   for (std::size_t j = 0; j < mine.size(); ++j) {
     const box g = lay.grown(j);
@@ -155,27 +149,26 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
   counters fc(ranks);
   std::vector<copy_segment> copies, boundary;
   pending<copy_segment> pack_fine, pack_coarse, unpack;
-  for (const copy_segment &g : sp.copies.to_vector()) {
+  for (const copy_segment& g : sp.copies.to_vector()) {
     const std::size_t bd = box_of_run(full, g[0], g[2], "copy");
     const std::size_t bs = box_of_run(full, g[1], g[2], "copy");
     const int od = own[bd], os = own[bs];
     if (od == me && os == me) {
       copies.push_back(copy_segment{here(bd, g[0]), here(bs, g[1]), g[2], g[3]});
     } else if (od == me) {
-      auto &pos = fc.recv[static_cast<std::size_t>(os)];
+      auto& pos = fc.recv[static_cast<std::size_t>(os)];
       unpack.segs.push_back({os, copy_segment{here(bd, g[0]), pos, g[2], 1}});
       pos += g[2];
     } else if (os == me) {
-      auto &pos = fc.send[static_cast<std::size_t>(od)];
+      auto& pos = fc.send[static_cast<std::size_t>(od)];
       pack_fine.segs.push_back({od, copy_segment{pos, here(bs, g[1]), g[2], 1}});
       pos += g[2];
     }
   }
   // Boundary extrapolation reads the box's own grown region.
-  for (const copy_segment &g : sp.boundary.to_vector()) {
+  for (const copy_segment& g : sp.boundary.to_vector()) {
     const std::size_t b = box_of_run(full, g[0], g[2], "boundary");
-    if (own[b] != me)
-      continue;
+    if (own[b] != me) continue;
     boundary.push_back(copy_segment{here(b, g[0]), here(b, g[1]), g[2], g[3]});
   }
   // Coarse-to-fine interpolation: from this rank's coarse boxes directly; from another rank's,
@@ -183,25 +176,24 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
   // other rank sends whole (x fastest) after the same-level values of the message.
   std::vector<interp_segment> interp_local;
   pending<interp_segment> interp_remote;
-  std::vector<std::size_t> remote_q; // the coarse box of each remote segment
+  std::vector<std::size_t> remote_q;  // the coarse box of each remote segment
   if (l > 0) {
     if (!coarse)
       throw std::logic_error(
           "tack::mpi::distributed_hierarchy: level plans are built coarsest first");
-    const level_layout &cfull = h.layout(l - 1);
-    const level_layout &clay = *coarse->layout;
-    const std::vector<int> &cown = owners[lu - 1];
+    const level_layout& cfull = h.layout(l - 1);
+    const level_layout& clay = *coarse->layout;
+    const std::vector<int>& cown = owners[lu - 1];
     const index_t r = h.ratio(l);
-    std::map<std::size_t, box> need;                 // coarse box -> region this rank reads
-    std::map<std::pair<int, std::size_t>, box> give; // (rank, coarse box) -> region it reads here
-    for (const interp_segment &g : sp.interp.to_vector()) {
+    std::map<std::size_t, box> need;                  // coarse box -> region this rank reads
+    std::map<std::pair<int, std::size_t>, box> give;  // (rank, coarse box) -> region it reads here
+    for (const interp_segment& g : sp.interp.to_vector()) {
       const std::size_t bd = box_of_run(full, g[0], g[1], "interpolation");
       const std::size_t q = box_of(cfull, g[5]);
       if (cfull.offsets[q] != g[5])
         throw std::logic_error("tack::mpi::distributed_hierarchy: a coarse base is no box's");
       const int od = own[bd], oq = cown[q];
-      if (od != me && oq != me)
-        continue;
+      if (od != me && oq != me) continue;
       const box st = stencil(g, r);
       if (!cfull.grown(q).contains(st)) {
         throw std::logic_error(
@@ -220,20 +212,20 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
         interp_remote.segs.push_back({oq, t});
         remote_q.push_back(q);
       } else {
-        auto &region = give[{od, q}];
+        auto& region = give[{od, q}];
         region = hull(region, st);
       }
     }
     // Receiving side: each needed region's place in its owner's message, in coarse-box order.
     std::map<std::size_t, index_t> at;
-    for (const auto &[q, region] : need) {
-      auto &pos = fc.recv[static_cast<std::size_t>(cown[q])];
+    for (const auto& [q, region] : need) {
+      auto& pos = fc.recv[static_cast<std::size_t>(cown[q])];
       at[q] = pos;
       pos += region.size();
     }
     for (std::size_t i = 0; i < interp_remote.segs.size(); ++i) {
-      interp_segment &t = interp_remote.segs[i].second;
-      const box &region = need[remote_q[i]];
+      interp_segment& t = interp_remote.segs[i].second;
+      const box& region = need[remote_q[i]];
       t[5] = at[remote_q[i]];
       t[6] = region.lo[0];
       t[7] = region.lo[1];
@@ -242,9 +234,9 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
       t[10] = region.extent(1);
     }
     // Sending side: the same regions, in the same order (per peer, by coarse box), row by row.
-    for (const auto &[key, region] : give) {
+    for (const auto& [key, region] : give) {
       const auto [peer, q] = key;
-      auto &pos = fc.send[static_cast<std::size_t>(peer)];
+      auto& pos = fc.send[static_cast<std::size_t>(peer)];
       const auto jq = static_cast<std::size_t>(coarse->local[q]);
       for (index_t z = region.lo[2]; z <= region.hi[2]; ++z) {
         for (index_t y = region.lo[1]; y <= region.hi[1]; ++y) {
@@ -260,18 +252,18 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
     // Named members, not a structured binding: the lambda below uses `sb`, and clang 14 (the
     // sanitizer builds) cannot capture a structured binding.
     const auto fill_bases = fc.layout(p.fill);
-    const std::vector<index_t> &sb = fill_bases.first, &rb = fill_bases.second;
-    auto finish_pack = [&](pending<copy_segment> &s) {
+    const std::vector<index_t>&sb = fill_bases.first, &rb = fill_bases.second;
+    auto finish_pack = [&](pending<copy_segment>& s) {
       std::vector<copy_segment> out;
-      for (auto &[peer, g] : s.segs)
+      for (auto& [peer, g] : s.segs)
         out.push_back(copy_segment{g[0] + sb[static_cast<std::size_t>(peer)], g[1], g[2], g[3]});
       return out;
     };
     std::vector<copy_segment> un;
-    for (auto &[peer, g] : unpack.segs)
+    for (auto& [peer, g] : unpack.segs)
       un.push_back(copy_segment{g[0], g[1] + rb[static_cast<std::size_t>(peer)], g[2], g[3]});
     std::vector<interp_segment> ir;
-    for (auto &[peer, g] : interp_remote.segs) {
+    for (auto& [peer, g] : interp_remote.segs) {
       interp_segment t = g;
       t[5] += rb[static_cast<std::size_t>(peer)];
       ir.push_back(t);
@@ -287,14 +279,14 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
 
   // average_down into level l - 1: the fine box's rank averages; the coarse values travel.
   if (l > 0) {
-    const level_layout &cfull = h.layout(l - 1);
-    const level_layout &clay = *coarse->layout;
-    const std::vector<int> &cown = owners[lu - 1];
+    const level_layout& cfull = h.layout(l - 1);
+    const level_layout& clay = *coarse->layout;
+    const std::vector<int>& cown = owners[lu - 1];
     counters ac(ranks);
     std::vector<average_segment> local;
     pending<average_segment> send;
     pending<copy_segment> recv;
-    for (const average_segment &g : sp.average.to_vector()) {
+    for (const average_segment& g : sp.average.to_vector()) {
       const std::size_t q = box_of_run(cfull, g[0], g[1], "average");
       const std::size_t b = box_of(full, g[2]);
       const int oq = cown[q], ob = own[b];
@@ -304,24 +296,24 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
       if (oq == me && ob == me) {
         local.push_back(average_segment{cdst, g[1], here(b, g[2]), g[3], g[4], 0});
       } else if (ob == me) {
-        auto &pos = ac.send[static_cast<std::size_t>(oq)];
+        auto& pos = ac.send[static_cast<std::size_t>(oq)];
         send.segs.push_back({oq, average_segment{pos, g[1], here(b, g[2]), g[3], g[4], 0}});
         pos += g[1];
       } else if (oq == me) {
-        auto &pos = ac.recv[static_cast<std::size_t>(ob)];
+        auto& pos = ac.recv[static_cast<std::size_t>(ob)];
         recv.segs.push_back({ob, copy_segment{cdst, pos, g[1], 1}});
         pos += g[1];
       }
     }
     const auto [sb, rb] = ac.layout(p.average);
     std::vector<average_segment> s;
-    for (auto &[peer, g] : send.segs) {
+    for (auto& [peer, g] : send.segs) {
       average_segment t = g;
       t[0] += sb[static_cast<std::size_t>(peer)];
       s.push_back(t);
     }
     std::vector<copy_segment> u;
-    for (auto &[peer, g] : recv.segs)
+    for (auto& [peer, g] : recv.segs)
       u.push_back(copy_segment{g[0], g[1] + rb[static_cast<std::size_t>(peer)], g[2], g[3]});
     p.average_local = upload(local, d);
     p.average_send = upload(s, d);
@@ -334,16 +326,16 @@ amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &own
   return p;
 }
 
-std::string amr_signature(const amr::box &domain, const std::vector<amr::level> &levels,
-                          const amr::hierarchy_options &o,
-                          const std::optional<box_owners> &owners) {
+std::string amr_signature(const amr::box& domain, const std::vector<amr::level>& levels,
+                          const amr::hierarchy_options& o,
+                          const std::optional<box_owners>& owners) {
   std::string s = "hierarchy over domain " + domain.describe() + " of " +
                   std::to_string(levels.size()) + " levels (";
   std::uint64_t hb = hash_bytes(nullptr, 0);
   for (std::size_t l = 0; l < levels.size(); ++l) {
     s += (l ? "; " : "") + std::string("ratio ") + std::to_string(levels[l].ratio) + ", " +
          std::to_string(levels[l].boxes.size()) + " boxes";
-    for (const box &b : levels[l].boxes) {
+    for (const box& b : levels[l].boxes) {
       hb = hash_bytes(b.lo.data(), sizeof(b.lo), hb);
       hb = hash_bytes(b.hi.data(), sizeof(b.hi), hb);
     }
@@ -351,16 +343,14 @@ std::string amr_signature(const amr::box &domain, const std::vector<amr::level> 
   }
   s +=
       "), boxes hash " + std::to_string(hb) + ", ghost " + std::to_string(o.ghost) + ", boundaries";
-  for (auto bc : o.boundaries)
-    s += bc == amr::boundary::periodic ? " periodic" : " extrapolate";
+  for (auto bc : o.boundaries) s += bc == amr::boundary::periodic ? " periodic" : " extrapolate";
   s += ", origin (" + number(o.origin[0]) + ", " + number(o.origin[1]) + ", " +
        number(o.origin[2]) + "), spacing (" + number(o.spacing[0]) + ", " + number(o.spacing[1]) +
        ", " + number(o.spacing[2]) + "), owners ";
-  if (!owners)
-    return s + "by Morton order";
+  if (!owners) return s + "by Morton order";
   std::uint64_t ho = hash_bytes(nullptr, 0);
   std::string counts;
-  for (const auto &lv : *owners) {
+  for (const auto& lv : *owners) {
     ho = hash_bytes(lv.data(), lv.size() * sizeof(int), ho);
     const std::uint64_t n = lv.size();
     ho = hash_bytes(&n, sizeof n, ho);
@@ -369,9 +359,9 @@ std::string amr_signature(const amr::box &domain, const std::vector<amr::level> 
   return s + "given (" + counts + " per level, hash " + std::to_string(ho) + ")";
 }
 
-} // namespace detail
+}  // namespace detail
 
-box_owners morton_owners(const amr::hierarchy &h, int ranks) {
+box_owners morton_owners(const amr::hierarchy& h, int ranks) {
   if (ranks < 1) {
     throw value_error("tack::mpi::morton_owners: " + std::to_string(ranks) +
                       " ranks (at least one is needed)");
@@ -381,9 +371,8 @@ box_owners morton_owners(const amr::hierarchy &h, int ranks) {
   box_owners out(static_cast<std::size_t>(h.n_levels()));
   for (int l = 0; l < h.n_levels(); ++l) {
     index_t scale = 1;
-    for (int k = l + 1; k <= finest; ++k)
-      scale *= h.ratio(k);
-    const auto &boxes = h.boxes(l);
+    for (int k = l + 1; k <= finest; ++k) scale *= h.ratio(k);
+    const auto& boxes = h.boxes(l);
     // Twice the centre, in the finest level's cells from its domain's lower corner.
     std::vector<std::array<std::uint64_t, 3>> c(boxes.size());
     std::uint64_t top = 0;
@@ -395,8 +384,7 @@ box_owners morton_owners(const amr::hierarchy &h, int ranks) {
       }
     }
     int shift = 0;
-    while ((top >> shift) >= (std::uint64_t{1} << 21))
-      ++shift;
+    while ((top >> shift) >= (std::uint64_t{1} << 21)) ++shift;
     std::vector<std::pair<std::uint64_t, std::size_t>> order(boxes.size());
     for (std::size_t b = 0; b < boxes.size(); ++b) {
       order[b] = {detail::interleave(c[b][0] >> shift) |
@@ -406,13 +394,12 @@ box_owners morton_owners(const amr::hierarchy &h, int ranks) {
     }
     std::sort(order.begin(), order.end());
     detail::i128 total = 0;
-    for (const auto &b : boxes)
-      total += b.size();
-    auto &lv = out[static_cast<std::size_t>(l)];
+    for (const auto& b : boxes) total += b.size();
+    auto& lv = out[static_cast<std::size_t>(l)];
     lv.assign(boxes.size(), 0);
     detail::i128 before = 0;
-    for (const auto &[key, b] : order) {
-      const detail::i128 mid = 2 * before + boxes[b].size(); // twice the box's middle cell
+    for (const auto& [key, b] : order) {
+      const detail::i128 mid = 2 * before + boxes[b].size();  // twice the box's middle cell
       lv[b] = static_cast<int>(std::min<detail::i128>(ranks - 1, mid * ranks / (2 * total)));
       before += boxes[b].size();
     }
@@ -422,17 +409,18 @@ box_owners morton_owners(const amr::hierarchy &h, int ranks) {
 
 namespace {
 
-communicator checked_dup(const communicator &c) {
+communicator checked_dup(const communicator& c) {
   if (!c.valid()) {
-    throw value_error("tack::mpi::distributed_hierarchy: the communicator handle is empty; use "
-                      "tack::mpi::communicator::world()");
+    throw value_error(
+        "tack::mpi::distributed_hierarchy: the communicator handle is empty; use "
+        "tack::mpi::communicator::world()");
   }
   return c.dup();
 }
 
-amr::hierarchy agreed_hierarchy(const communicator &c, const amr::box &domain,
-                                std::vector<amr::level> levels, const amr::hierarchy_options &o,
-                                const std::optional<box_owners> &owners) {
+amr::hierarchy agreed_hierarchy(const communicator& c, const amr::box& domain,
+                                std::vector<amr::level> levels, const amr::hierarchy_options& o,
+                                const std::optional<box_owners>& owners) {
   detail::agree(c, "tack::mpi::distributed_hierarchy",
                 detail::amr_signature(domain, levels, o, owners));
   amr::hierarchy_options host = o;
@@ -440,13 +428,14 @@ amr::hierarchy agreed_hierarchy(const communicator &c, const amr::box &domain,
   return amr::hierarchy(domain, std::move(levels), host);
 }
 
-} // namespace
+}  // namespace
 
-distributed_hierarchy::distributed_hierarchy(const communicator &comm, const amr::box &domain,
+distributed_hierarchy::distributed_hierarchy(const communicator& comm, const amr::box& domain,
                                              std::vector<amr::level> levels,
-                                             const amr::hierarchy_options &options,
+                                             const amr::hierarchy_options& options,
                                              std::optional<box_owners> owners)
-    : comm_(checked_dup(comm)), global_(agreed_hierarchy(comm_, domain, levels, options, owners)),
+    : comm_(checked_dup(comm)),
+      global_(agreed_hierarchy(comm_, domain, levels, options, owners)),
       device_(options.device.value_or(tack::default_device())),
       signature_(detail::amr_signature(domain, levels, options, owners)),
       requests_(std::make_unique<detail::request_list>()) {
@@ -458,7 +447,7 @@ distributed_hierarchy::distributed_hierarchy(const communicator &comm, const amr
                         " levels; the hierarchy has " + std::to_string(global_.n_levels()));
     }
     for (int l = 0; l < global_.n_levels(); ++l) {
-      const auto &lv = (*owners)[static_cast<std::size_t>(l)];
+      const auto& lv = (*owners)[static_cast<std::size_t>(l)];
       if (lv.size() != global_.boxes(l).size()) {
         throw value_error(what + "the owners of level " + std::to_string(l) + " name " +
                           std::to_string(lv.size()) + " boxes; the level has " +
@@ -487,13 +476,12 @@ distributed_hierarchy::distributed_hierarchy(const communicator &comm, const amr
 }
 
 namespace {
-std::vector<amr::level> levels_of(const amr::hierarchy &h) {
+std::vector<amr::level> levels_of(const amr::hierarchy& h) {
   std::vector<amr::level> out;
-  for (int l = 0; l < h.n_levels(); ++l)
-    out.push_back(amr::level{h.ratio(l), h.boxes(l)});
+  for (int l = 0; l < h.n_levels(); ++l) out.push_back(amr::level{h.ratio(l), h.boxes(l)});
   return out;
 }
-amr::hierarchy_options options_of(const amr::hierarchy &h) {
+amr::hierarchy_options options_of(const amr::hierarchy& h) {
   amr::hierarchy_options o;
   o.ghost = h.ghost();
   o.boundaries = h.boundaries();
@@ -502,16 +490,16 @@ amr::hierarchy_options options_of(const amr::hierarchy &h) {
   o.device = h.device();
   return o;
 }
-} // namespace
+}  // namespace
 
-distributed_hierarchy::distributed_hierarchy(const communicator &comm, const amr::hierarchy &like,
+distributed_hierarchy::distributed_hierarchy(const communicator& comm, const amr::hierarchy& like,
                                              std::optional<box_owners> owners)
     : distributed_hierarchy(comm, like.domain(0), levels_of(like), options_of(like),
                             std::move(owners)) {}
 
 int distributed_hierarchy::owner(int l, std::size_t b) const {
-  plan(l); // checks the level
-  const auto &lv = owners_[static_cast<std::size_t>(l)];
+  plan(l);  // checks the level
+  const auto& lv = owners_[static_cast<std::size_t>(l)];
   if (b >= lv.size()) {
     throw index_error("tack::mpi::distributed_hierarchy::owner: box " + std::to_string(b) +
                       " of level " + std::to_string(l) + " does not exist (the level has " +
@@ -520,7 +508,7 @@ int distributed_hierarchy::owner(int l, std::size_t b) const {
   return lv[b];
 }
 
-const detail::amr_rank_plan &distributed_hierarchy::plan(int l) const {
+const detail::amr_rank_plan& distributed_hierarchy::plan(int l) const {
   if (l < 0 || l >= n_levels()) {
     throw index_error("tack::mpi::distributed_hierarchy: level " + std::to_string(l) +
                       " does not exist (levels 0 to " + std::to_string(n_levels() - 1) + ")");
@@ -530,10 +518,9 @@ const detail::amr_rank_plan &distributed_hierarchy::plan(int l) const {
 
 std::string distributed_hierarchy::describe() const {
   std::size_t n = 0;
-  for (const auto &p : plans_)
-    n += p.boxes.size();
+  for (const auto& p : plans_) n += p.boxes.size();
   return "distributed_hierarchy over " + comm_.describe() + ": " + global_.describe() + ", " +
          std::to_string(n) + " of " + std::to_string(global_.n_boxes()) + " boxes on this rank";
 }
 
-} // namespace tack::mpi
+}  // namespace tack::mpi

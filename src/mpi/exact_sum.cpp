@@ -36,26 +36,24 @@ __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
 
 constexpr int n_digits = 140;
-constexpr int low_exponent = -2176; // the weight of digit 0's lowest bit
+constexpr int low_exponent = -2176;  // the weight of digit 0's lowest bit
 constexpr std::int64_t digit_mask = 0xffffffffll;
 constexpr std::int64_t normalize_every = std::int64_t{1} << 29;
 
 struct accumulator {
   std::int64_t digit[n_digits] = {};
-  std::int64_t nan = 0, pos_inf = 0, neg_inf = 0; // (these three travel with the digits)
+  std::int64_t nan = 0, pos_inf = 0, neg_inf = 0;  // (these three travel with the digits)
   std::int64_t terms = 0;
 
   /// Adds (or subtracts) `m * 2^e`.
   void add(u128 m, int e, bool negative) {
-    if (m == 0)
-      return;
+    if (m == 0) return;
     const int pos = e - low_exponent;
     const int k = pos >> 5, sh = pos & 31;
     const std::uint64_t parts[2] = {static_cast<std::uint64_t>(m),
                                     static_cast<std::uint64_t>(m >> 64)};
     for (int h = 0; h < 2; ++h) {
-      if (parts[h] == 0)
-        continue;
+      if (parts[h] == 0) continue;
       const u128 v = static_cast<u128>(parts[h]) << sh;
       const int base = k + 2 * h;
       const auto d0 = static_cast<std::int64_t>(static_cast<std::uint64_t>(v) & 0xffffffffu);
@@ -71,23 +69,21 @@ struct accumulator {
         digit[base + 2] += d2;
       }
     }
-    if (++terms == normalize_every)
-      normalize();
+    if (++terms == normalize_every) normalize();
   }
 
   /// Carries: every digit but the last in [0, 2^32); the last keeps the sign.
   void normalize() {
     for (int k = 0; k + 1 < n_digits; ++k) {
-      const std::int64_t c = digit[k] >> 32; // floor division by 2^32
+      const std::int64_t c = digit[k] >> 32;  // floor division by 2^32
       digit[k] -= c * (digit_mask + 1);
       digit[k + 1] += c;
     }
     terms = 0;
   }
 
-  void merge(const accumulator &o) {
-    for (int k = 0; k < n_digits; ++k)
-      digit[k] += o.digit[k];
+  void merge(const accumulator& o) {
+    for (int k = 0; k < n_digits; ++k) digit[k] += o.digit[k];
     nan += o.nan;
     pos_inf += o.pos_inf;
     neg_inf += o.neg_inf;
@@ -99,8 +95,8 @@ struct accumulator {
 /// (doubles' below 2^53; a product's 106 bits go in as two halves), so a 128-bit bin cannot
 /// overflow before 2^63 terms. `fold` adds the bins into an accumulator.
 struct bins {
-  static constexpr int bias = 2148; // the lowest exponent: a product of two subnormals
-  static constexpr int size = 4200; // past 1942 + 53, the highest product half
+  static constexpr int bias = 2148;  // the lowest exponent: a product of two subnormals
+  static constexpr int size = 4200;  // past 1942 + 53, the highest product half
   i128 v[size];
   std::int64_t nan = 0, pos_inf = 0, neg_inf = 0;
 
@@ -109,10 +105,9 @@ struct bins {
     const auto t = static_cast<i128>(m);
     v[e + bias] += negative ? -t : t;
   }
-  void fold(accumulator &acc) const {
+  void fold(accumulator& acc) const {
     for (int i = 0; i < size; ++i) {
-      if (v[i] == 0)
-        continue;
+      if (v[i] == 0) continue;
       const bool negative = v[i] < 0;
       const u128 mag =
           negative ? static_cast<u128>(0) - static_cast<u128>(v[i]) : static_cast<u128>(v[i]);
@@ -125,7 +120,7 @@ struct bins {
 };
 
 /// `x` as sign, integer mantissa and exponent; false for infinities and NaNs (counted in `b`).
-bool split(double x, bins &b, std::uint64_t &m, int &e, bool &negative) {
+bool split(double x, bins& b, std::uint64_t& m, int& e, bool& negative) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
   negative = (bits >> 63) != 0;
@@ -150,13 +145,12 @@ bool split(double x, bins &b, std::uint64_t &m, int &e, bool &negative) {
 }
 
 template <class S>
-void add_value(bins &b, S x) {
+void add_value(bins& b, S x) {
   if constexpr (std::is_floating_point_v<S>) {
     std::uint64_t m;
     int e;
     bool neg;
-    if (split(static_cast<double>(x), b, m, e, neg))
-      b.put(m, e, neg);
+    if (split(static_cast<double>(x), b, m, e, neg)) b.put(m, e, neg);
   } else if constexpr (std::is_same_v<S, bool>) {
     b.put(x ? 1 : 0, 0, false);
   } else if constexpr (std::is_signed_v<S>) {
@@ -169,7 +163,7 @@ void add_value(bins &b, S x) {
 }
 
 template <class S>
-void add_product(bins &b, S x, S y) {
+void add_product(bins& b, S x, S y) {
   if constexpr (std::is_same_v<S, float>) {
     // The product of two floats is exact in double (48 bits, within double's range).
     add_value(b, static_cast<double>(x) * static_cast<double>(y));
@@ -182,7 +176,7 @@ void add_product(bins &b, S x, S y) {
     std::memcpy(&bits_x, &dx, sizeof bits_x);
     std::memcpy(&bits_y, &dy, sizeof bits_y);
     if (((bits_x >> 52) & 0x7ff) == 0x7ff || ((bits_y >> 52) & 0x7ff) == 0x7ff) {
-      add_value(b, dx * dy); // inf * finite, inf * 0 (NaN), NaN * anything: IEEE's product
+      add_value(b, dx * dy);  // inf * finite, inf * 0 (NaN), NaN * anything: IEEE's product
       return;
     }
     split(dx, b, mx, ex, nx);
@@ -194,7 +188,7 @@ void add_product(bins &b, S x, S y) {
 }
 
 /// The highest set bit of the (normalized, non-negative) digits, or -1.
-int top_bit(const accumulator &a) {
+int top_bit(const accumulator& a) {
   for (int k = n_digits - 1; k >= 0; --k) {
     if (a.digit[k] != 0)
       return 32 * k + 63 - std::countl_zero(static_cast<std::uint64_t>(a.digit[k]));
@@ -202,14 +196,12 @@ int top_bit(const accumulator &a) {
   return -1;
 }
 
-bool bit(const accumulator &a, int i) { return ((a.digit[i >> 5] >> (i & 31)) & 1) != 0; }
+bool bit(const accumulator& a, int i) { return ((a.digit[i >> 5] >> (i & 31)) & 1) != 0; }
 
-bool any_below(const accumulator &a, int i) {
-  if (i <= 0)
-    return false;
+bool any_below(const accumulator& a, int i) {
+  if (i <= 0) return false;
   for (int k = 0; k < (i >> 5); ++k) {
-    if (a.digit[k] != 0)
-      return true;
+    if (a.digit[k] != 0) return true;
   }
   return (a.digit[i >> 5] & ((std::int64_t{1} << (i & 31)) - 1)) != 0;
 }
@@ -217,34 +209,26 @@ bool any_below(const accumulator &a, int i) {
 /// The total rounded to nearest `R` (ties to even).
 template <class R>
 R round_total(accumulator a) {
-  if (a.nan > 0 || (a.pos_inf > 0 && a.neg_inf > 0))
-    return std::numeric_limits<R>::quiet_NaN();
-  if (a.pos_inf > 0)
-    return std::numeric_limits<R>::infinity();
-  if (a.neg_inf > 0)
-    return -std::numeric_limits<R>::infinity();
+  if (a.nan > 0 || (a.pos_inf > 0 && a.neg_inf > 0)) return std::numeric_limits<R>::quiet_NaN();
+  if (a.pos_inf > 0) return std::numeric_limits<R>::infinity();
+  if (a.neg_inf > 0) return -std::numeric_limits<R>::infinity();
   a.normalize();
   const bool negative = a.digit[n_digits - 1] < 0;
   if (negative) {
-    for (auto &d : a.digit)
-      d = -d;
+    for (auto& d : a.digit) d = -d;
     a.normalize();
   }
   const int top = top_bit(a);
-  if (top < 0)
-    return R(0);
-  constexpr int precision = std::numeric_limits<R>::digits;                // 24 or 53
-  constexpr int lowest = std::numeric_limits<R>::min_exponent - precision; // -149 or -1074
+  if (top < 0) return R(0);
+  constexpr int precision = std::numeric_limits<R>::digits;                 // 24 or 53
+  constexpr int lowest = std::numeric_limits<R>::min_exponent - precision;  // -149 or -1074
   int low = top - precision + 1;
-  if (low + low_exponent < lowest)
-    low = lowest - low_exponent;
+  if (low + low_exponent < lowest) low = lowest - low_exponent;
   std::uint64_t m = 0;
-  for (int i = top; i >= low; --i)
-    m = (m << 1) | (bit(a, i) ? 1u : 0u);
+  for (int i = top; i >= low; --i) m = (m << 1) | (bit(a, i) ? 1u : 0u);
   const bool half = low > 0 && bit(a, low - 1);
-  if (half && ((m & 1) != 0 || any_below(a, low - 1)))
-    ++m;
-  const double v = std::ldexp(static_cast<double>(m), low + low_exponent); // exact, or inf
+  if (half && ((m & 1) != 0 || any_below(a, low - 1))) ++m;
+  const double v = std::ldexp(static_cast<double>(m), low + low_exponent);  // exact, or inf
   R r;
   if constexpr (std::is_same_v<R, float>) {
     r = v > static_cast<double>(std::numeric_limits<float>::max())
@@ -256,43 +240,39 @@ R round_total(accumulator a) {
   return negative ? -r : r;
 }
 
-} // namespace
+}  // namespace
 
 template <class R, class S>
-R exact_sum(const communicator &c, const S *a, const S *b, const scalar_runs &runs,
-            const char *what) {
+R exact_sum(const communicator& c, const S* a, const S* b, const scalar_runs& runs,
+            const char* what) {
   static_assert(std::is_same_v<R, float> || std::is_same_v<R, double>);
   if constexpr (!std::is_floating_point_v<S>) {
-    if (b)
-      throw std::logic_error("tack::mpi::exact_sum: products of integers are not summed here");
+    if (b) throw std::logic_error("tack::mpi::exact_sum: products of integers are not summed here");
   }
   // Bins per chunk of planes (chunks run in parallel), folded into one accumulator afterwards.
   const index_t planes = (runs.run > 0 && runs.n1 > 0) ? runs.n0 : 0;
   const index_t chunks = std::min<index_t>(planes, 2 * static_cast<index_t>(tack::num_threads()));
   std::vector<bins> part(static_cast<std::size_t>(chunks));
   if (chunks > 0) {
-    bins *out = part.data();
+    bins* out = part.data();
     tack::parallel_for(tack::cpu(), chunks, [=](index_t c) {
-      bins &x = out[c];
+      bins& x = out[c];
       for (index_t i = c * planes / chunks; i < (c + 1) * planes / chunks; ++i) {
         for (index_t j = 0; j < runs.n1; ++j) {
           const index_t start = i * runs.s0 + j * runs.s1;
           if (b) {
             if constexpr (std::is_floating_point_v<S>) {
-              for (index_t k = 0; k < runs.run; ++k)
-                add_product(x, a[start + k], b[start + k]);
+              for (index_t k = 0; k < runs.run; ++k) add_product(x, a[start + k], b[start + k]);
             }
           } else {
-            for (index_t k = 0; k < runs.run; ++k)
-              add_value(x, a[start + k]);
+            for (index_t k = 0; k < runs.run; ++k) add_value(x, a[start + k]);
           }
         }
       }
     });
   }
   std::vector<accumulator> acc(1);
-  for (const bins &x : part)
-    x.fold(acc[0]);
+  for (const bins& x : part) x.fold(acc[0]);
   acc[0].normalize();
   constexpr int words = n_digits + 3;
   std::int64_t mine[words], all[words];
@@ -309,9 +289,9 @@ R exact_sum(const communicator &c, const S *a, const S *b, const scalar_runs &ru
   return round_total<R>(total);
 }
 
-#define TACK_IMPL_EXACT_SUM(R, S)                                                                  \
-  template R exact_sum<R, S>(const communicator &, const S *, const S *, const scalar_runs &,      \
-                             const char *);
+#define TACK_IMPL_EXACT_SUM(R, S)                                                         \
+  template R exact_sum<R, S>(const communicator&, const S*, const S*, const scalar_runs&, \
+                             const char*);
 TACK_IMPL_EXACT_SUM(float, float)
 TACK_IMPL_EXACT_SUM(double, double)
 TACK_IMPL_EXACT_SUM(double, std::int8_t)
@@ -325,4 +305,4 @@ TACK_IMPL_EXACT_SUM(double, std::uint64_t)
 TACK_IMPL_EXACT_SUM(double, bool)
 #undef TACK_IMPL_EXACT_SUM
 
-} // namespace tack::mpi::detail
+}  // namespace tack::mpi::detail

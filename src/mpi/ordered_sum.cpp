@@ -79,7 +79,9 @@ struct task_kernel {
   reader<R, S> get;
   const task* tasks;
   R* out;
-  TACK_INLINE void operator()(index_t t) const { out[t] = pairwise<R>(get, tasks[t].start, tasks[t].level); }
+  TACK_INLINE void operator()(index_t t) const {
+    out[t] = pairwise<R>(get, tasks[t].start, tasks[t].level);
+  }
 };
 
 // The wire format of a rank range's maximal nodes (one MPI element of contiguous bytes).
@@ -162,8 +164,10 @@ void join(void* invec, void* inoutvec, int* len, MPI_Datatype*) {
       j.values[j.count + i] = b.values[i];
     }
     j.count += b.count;
-    if (j.is_float) normalize<float>(j);
-    else normalize<double>(j);
+    if (j.is_float)
+      normalize<float>(j);
+    else
+      normalize<double>(j);
     b = j;
   }
 }
@@ -266,8 +270,8 @@ R ordered_sum(const communicator& c, const S* a, const S* b, index_t first, inde
 }
 
 #define TACK_IMPL_ORDERED_SUM(R, S)                                                                \
-  template R ordered_sum<R, S>(const communicator&, const S*, const S*, index_t, index_t,        \
-                               index_t, const char*);
+  template R ordered_sum<R, S>(const communicator&, const S*, const S*, index_t, index_t, index_t, \
+                               const char*);
 TACK_IMPL_ORDERED_SUM(float, float)
 TACK_IMPL_ORDERED_SUM(double, double)
 TACK_IMPL_ORDERED_SUM(double, float)

@@ -49,7 +49,8 @@ void require_initialized(const char* what) {
 
 MPI_Comm comm_of(const communicator& c, const char* what) {
   if (!c.valid()) {
-    throw value_error(std::string(what) + ": the communicator handle is empty; use "
+    throw value_error(std::string(what) +
+                      ": the communicator handle is empty; use "
                       "tack::mpi::communicator::world() or tack::mpi::from_native(comm)");
   }
   return c.state()->comm;
@@ -72,26 +73,40 @@ comm_state::~comm_state() {
 
 MPI_Datatype mpi_type(scalar_kind k) {
   switch (k) {
-    case scalar_kind::f32: return MPI_FLOAT;
-    case scalar_kind::f64: return MPI_DOUBLE;
-    case scalar_kind::i8: return MPI_INT8_T;
-    case scalar_kind::i16: return MPI_INT16_T;
-    case scalar_kind::i32: return MPI_INT32_T;
-    case scalar_kind::i64: return MPI_INT64_T;
-    case scalar_kind::u8: return MPI_UINT8_T;
-    case scalar_kind::u16: return MPI_UINT16_T;
-    case scalar_kind::u32: return MPI_UINT32_T;
-    case scalar_kind::u64: return MPI_UINT64_T;
-    case scalar_kind::boolean: return MPI_CXX_BOOL;
+    case scalar_kind::f32:
+      return MPI_FLOAT;
+    case scalar_kind::f64:
+      return MPI_DOUBLE;
+    case scalar_kind::i8:
+      return MPI_INT8_T;
+    case scalar_kind::i16:
+      return MPI_INT16_T;
+    case scalar_kind::i32:
+      return MPI_INT32_T;
+    case scalar_kind::i64:
+      return MPI_INT64_T;
+    case scalar_kind::u8:
+      return MPI_UINT8_T;
+    case scalar_kind::u16:
+      return MPI_UINT16_T;
+    case scalar_kind::u32:
+      return MPI_UINT32_T;
+    case scalar_kind::u64:
+      return MPI_UINT64_T;
+    case scalar_kind::boolean:
+      return MPI_CXX_BOOL;
   }
   return MPI_BYTE;
 }
 
 MPI_Op mpi_op(reduce_op op) {
   switch (op) {
-    case reduce_op::sum: return MPI_SUM;
-    case reduce_op::min: return MPI_MIN;
-    case reduce_op::max: return MPI_MAX;
+    case reduce_op::sum:
+      return MPI_SUM;
+    case reduce_op::min:
+      return MPI_MIN;
+    case reduce_op::max:
+      return MPI_MAX;
   }
   return MPI_SUM;
 }
@@ -131,10 +146,10 @@ void gatherv(const communicator& c, const void* in, std::size_t bytes, void* out
     rc = ints(counts, what, "a piece");
     rd = ints(displs, what, "the gathered array");
   }
-  check(MPI_Gatherv(in, to_int(bytes, what, "a piece"), MPI_BYTE, out,
-                    is_root ? rc.data() : nullptr, is_root ? rd.data() : nullptr, MPI_BYTE, root,
-                    comm),
-        what, "MPI_Gatherv");
+  check(
+      MPI_Gatherv(in, to_int(bytes, what, "a piece"), MPI_BYTE, out, is_root ? rc.data() : nullptr,
+                  is_root ? rd.data() : nullptr, MPI_BYTE, root, comm),
+      what, "MPI_Gatherv");
 }
 
 void scatterv(const communicator& c, const void* in, const std::vector<std::size_t>& counts,
@@ -198,8 +213,10 @@ datatype datatype::subarray(const std::array<index_t, 3>& sizes,
   int sz[3], sub[3], st[3];
   for (int d = 0; d < 3; ++d) {
     sz[d] = to_int(static_cast<std::size_t>(sizes[static_cast<std::size_t>(d)]), what, "an extent");
-    sub[d] = to_int(static_cast<std::size_t>(subsizes[static_cast<std::size_t>(d)]), what, "an extent");
-    st[d] = to_int(static_cast<std::size_t>(starts[static_cast<std::size_t>(d)]), what, "an offset");
+    sub[d] =
+        to_int(static_cast<std::size_t>(subsizes[static_cast<std::size_t>(d)]), what, "an extent");
+    st[d] =
+        to_int(static_cast<std::size_t>(starts[static_cast<std::size_t>(d)]), what, "an offset");
   }
   MPI_Datatype element = MPI_DATATYPE_NULL;
   check(MPI_Type_contiguous(to_int(element_bytes, what, "an element"), MPI_BYTE, &element), what,
@@ -298,7 +315,8 @@ void agree(const communicator& c, const char* what, const std::string& descripti
   std::memcpy(mine.data(), description.data(), description.size());
   allgather(c, mine.data(), mine.size(), all.data(), what);
   std::map<std::string, std::vector<int>> groups;
-  for (int r = 0; r < c.size(); ++r) groups[std::string(&all[static_cast<std::size_t>(r) * (maxlen + 1)])].push_back(r);
+  for (int r = 0; r < c.size(); ++r)
+    groups[std::string(&all[static_cast<std::size_t>(r) * (maxlen + 1)])].push_back(r);
   std::string msg = std::string(what) + ": the ranks of " + c.describe() +
                     " disagree (every rank must pass the same): ";
   bool first = true;
@@ -465,7 +483,8 @@ communicator from_native(MPI_Comm comm, adopt how) {
   const char* what = "tack::mpi::from_native";
   detail::require_initialized(what);
   if (comm == MPI_COMM_NULL) {
-    throw value_error(std::string(what) + ": MPI_COMM_NULL is not a communicator (a rank outside "
+    throw value_error(std::string(what) +
+                      ": MPI_COMM_NULL is not a communicator (a rank outside "
                       "an MPI_Comm_split color gets it)");
   }
   auto s = std::make_shared<detail::comm_state>();

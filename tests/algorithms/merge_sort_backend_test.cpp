@@ -88,7 +88,8 @@ std::vector<T> stable_sorted(std::vector<T> v, Comp comp) {
 // The public tack::sort with a TACK_LAMBDA comparator (host memory: the host sort; device memory:
 // the merge sort). A free function: nvcc refuses extended lambdas in gtest's private TestBody.
 void sort_by_z_with_a_lambda(const tack::array<vec3f>& a) {
-  tack::sort(a, TACK_LAMBDA(const vec3f& p, const vec3f& q) { return p[2] < q[2]; });
+  tack::sort(
+      a, TACK_LAMBDA(const vec3f& p, const vec3f& q) { return p[2] < q[2]; });
 }
 
 template <class B>
@@ -118,8 +119,8 @@ TYPED_TEST_SUITE(merge_sort_backend, tack::test::backends);
 TYPED_TEST(merge_sort_backend, sorts_stably_for_sizes_around_tiles_and_chunks) {
   static_assert(tack::detail::merge_sort_tile == 32 && tack::detail::merge_sort_chunk == 32,
                 "the sizes below straddle tiles of 32");
-  for (index_t n : {0, 1, 2, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 97, 127, 128, 129, 1000,
-                    1023, 1024, 1025, 4097, 100'003}) {
+  for (index_t n : {0,  1,  2,  15,  16,  17,  31,   32,   33,   63,   64,   65,
+                    95, 96, 97, 127, 128, 129, 1000, 1023, 1024, 1025, 4097, 100'003}) {
     for (std::int32_t range : {3, 1000}) {
       const auto v = tagged_input(n, std::uint64_t(n) * 31 + std::uint64_t(range), range);
       auto a = this->make(v);
@@ -213,8 +214,8 @@ TYPED_TEST(merge_sort_backend, sorts_by_vector_keys_and_moves_values_of_both_lay
         for (std::size_t i = 0; i < order.size(); ++i) {
           ok = ok && kv[i] == keys[order[i]] && vv[i] == values[order[i]];
         }
-        EXPECT_TRUE(ok) << "n " << n << " soa keys " << (kl == tack::layout::soa)
-                        << " soa values " << (vl == tack::layout::soa);
+        EXPECT_TRUE(ok) << "n " << n << " soa keys " << (kl == tack::layout::soa) << " soa values "
+                        << (vl == tack::layout::soa);
       }
     }
   }

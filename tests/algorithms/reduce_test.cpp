@@ -116,7 +116,7 @@ TEST_F(reduce_test, matrices_rank2_and_row_views) {
   std::vector<float> c(36);
   for (std::size_t k = 0; k < c.size(); ++k) c[k] = float(k);
   auto m = tack::array_from_components<tack::mat3f>(std::span<const float>(c),
-                                                     {.layout = tack::layout::soa});
+                                                    {.layout = tack::layout::soa});
   ASSERT_EQ(m.layout(), tack::layout::soa);
   EXPECT_EQ(tack::sum(m), float(35 * 36 / 2));
   EXPECT_EQ(tack::max(m), 35.0f);
@@ -190,8 +190,8 @@ TEST_F(reduce_test, reduce_and_transform_reduce) {
   auto f = tack::array_from<float>({0.5f, 0.25f});
   static_assert(std::is_same_v<decltype(tack::reduce(f, 0.0, tack::ops::plus{})), double>);
   // components, not elements: the product of all 6 components
-  auto v = tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f},
-                                         {.layout = tack::layout::soa});
+  auto v =
+      tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f, 5.f, 6.f}, {.layout = tack::layout::soa});
   EXPECT_EQ(tack::reduce(v, 1.0f, tack::ops::multiplies{}), 720.0f);
 
   auto b = tack::array_from<double>({4, 4, 4, 4});
@@ -218,8 +218,8 @@ TEST_F(reduce_test, minmax_of_scalars_and_integers) {
 TEST_F(reduce_test, dot_pairs_components_whatever_the_layouts) {
   const index_t n = 1000;  // every partial sum is an integer below 2^24: exact in float
   auto a = numbered_vec3(n, tack::layout::aos);
-  auto b = tack::full<tack::vec3f>(n, tack::vec3f{1.0f, -1.0f, 2.0f},
-                                   {.layout = tack::layout::soa});
+  auto b =
+      tack::full<tack::vec3f>(n, tack::vec3f{1.0f, -1.0f, 2.0f}, {.layout = tack::layout::soa});
   // sum over i of (10i) - (10i + 1) + 2 (10i + 2) = 20 i + 3
   const float expected = float(10 * n * (n - 1) + 3 * n);
   EXPECT_EQ(tack::dot(a, b), expected);

@@ -90,8 +90,8 @@ TEST_F(scan_test, vector_elements_in_every_layout_combination) {
   for (std::size_t k = 0; k < comps.size(); ++k) comps[k] = double(k % 3 + 1);  // (1, 2, 3)
   for (tack::layout lin : {tack::layout::aos, tack::layout::soa}) {
     for (tack::layout lout : {tack::layout::aos, tack::layout::soa}) {
-      auto in = tack::array_from_components<tack::vec3d>(std::span<const double>(comps),
-                                                         {.layout = lin});
+      auto in =
+          tack::array_from_components<tack::vec3d>(std::span<const double>(comps), {.layout = lin});
       auto out = tack::zeros<tack::vec3d>(n, {.layout = lout});
       tack::inclusive_scan(in, out);
       const auto got = out.to_vector();

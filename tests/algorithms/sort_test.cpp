@@ -153,14 +153,14 @@ TEST_F(sort_test, sorts_a_row_view_only) {
 
 TEST_F(sort_test, sort_by_key_reorders_values_of_every_layout) {
   auto keys = tack::array_from<int>({3, 1, 2, 1});
-  auto vals = tack::array_from<tack::vec3f>({30.f, 31.f, 32.f, 10.f, 11.f, 12.f, 20.f, 21.f, 22.f,
-                                             15.f, 16.f, 17.f},
-                                            {.layout = tack::layout::soa});
+  auto vals = tack::array_from<tack::vec3f>(
+      {30.f, 31.f, 32.f, 10.f, 11.f, 12.f, 20.f, 21.f, 22.f, 15.f, 16.f, 17.f},
+      {.layout = tack::layout::soa});
   tack::sort_by_key(keys, vals);
   EXPECT_EQ(keys.to_vector(), (std::vector<int>{1, 1, 2, 3}));
   // stable: the two 1-keys keep their order
-  EXPECT_EQ(vals.to_vector(), (std::vector<tack::vec3f>{{10, 11, 12}, {15, 16, 17}, {20, 21, 22},
-                                                        {30, 31, 32}}));
+  EXPECT_EQ(vals.to_vector(),
+            (std::vector<tack::vec3f>{{10, 11, 12}, {15, 16, 17}, {20, 21, 22}, {30, 31, 32}}));
   auto k2 = tack::array_from<double>({0.5, -2.0, 0.25});
   auto v2 = tack::array_from<std::int64_t>({1, 2, 3});
   tack::sort_by_key(k2, v2);
@@ -181,9 +181,9 @@ TEST_F(sort_test, sort_by_key_is_stable_and_the_same_for_every_thread_count) {
       c[static_cast<std::size_t>(2 * i)] = double(i);
       c[static_cast<std::size_t>(2 * i + 1)] = double(k[static_cast<std::size_t>(i)]);
     }
-    vals = tack::array_from_components<tack::vec2d>(std::span<const double>(c),
-                                                    {.layout = threads == 2 ? tack::layout::soa
-                                                                            : tack::layout::aos});
+    vals = tack::array_from_components<tack::vec2d>(
+        std::span<const double>(c),
+        {.layout = threads == 2 ? tack::layout::soa : tack::layout::aos});
     tack::sort_by_key(keys, vals);
     const auto kv = keys.to_vector();
     const auto vv = vals.to_vector();
@@ -216,12 +216,11 @@ TEST_F(sort_test, errors_sizes_and_read_only) {
 
 TEST_F(sort_test, keys_and_values_sharing_memory_are_refused_before_anything_moves) {
   auto a = tack::array_from(std::vector<int>{5, 1, 4, 2, 3, 0});
-  EXPECT_THROW_MSG(tack::sort_by_key(a, a), tack::value_error, "tack::sort_by_key",
-                   "share memory", a.describe());
+  EXPECT_THROW_MSG(tack::sort_by_key(a, a), tack::value_error, "tack::sort_by_key", "share memory",
+                   a.describe());
   EXPECT_THROW_MSG(tack::sort_by_key(a.rows(0, 4), a.rows(2, 6)), tack::value_error,
                    "share memory");
-  EXPECT_THROW_MSG(tack::sort_by_key(a, a, std::greater<int>{}), tack::value_error,
-                   "share memory");
+  EXPECT_THROW_MSG(tack::sort_by_key(a, a, std::greater<int>{}), tack::value_error, "share memory");
   EXPECT_EQ(a.to_vector(), (std::vector<int>{5, 1, 4, 2, 3, 0}));
   // Separate rows of one array are separate memory.
   tack::sort_by_key(a.rows(0, 3), a.rows(3, 6));
@@ -411,11 +410,10 @@ TEST_F(sort_test, sort_by_key_with_a_comparator_takes_keys_and_values_of_any_typ
       const auto vv = vals.to_vector();
       bool ok = true;
       for (std::size_t i = 0; i < order.size(); ++i) {
-        ok = ok && kv[i] == keys[order[i]] && vv[i] == tack::vec2d{double(order[i]),
-                                                                   -double(order[i])};
+        ok = ok && kv[i] == keys[order[i]] &&
+             vv[i] == tack::vec2d{double(order[i]), -double(order[i])};
       }
-      EXPECT_TRUE(ok) << "soa keys " << (kl == tack::layout::soa) << ", " << threads
-                      << " threads";
+      EXPECT_TRUE(ok) << "soa keys " << (kl == tack::layout::soa) << ", " << threads << " threads";
     }
   }
   // Object keys and object values.
@@ -423,19 +421,16 @@ TEST_F(sort_test, sort_by_key_with_a_comparator_takes_keys_and_values_of_any_typ
   auto ids = tack::array_from<std::int64_t>({0, 1, 2, 3, 4});
   const std::vector<std::string> words = {"pear", "fig", "apple", "kiwi", "plum"};
   std::copy(words.begin(), words.end(), names.begin());
-  tack::sort_by_key(names, ids, [](const std::string& a, const std::string& b) {
-    return a.size() < b.size();
-  });
-  EXPECT_EQ(names.to_vector(),
-            (std::vector<std::string>{"fig", "pear", "kiwi", "plum", "apple"}));
+  tack::sort_by_key(names, ids,
+                    [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+  EXPECT_EQ(names.to_vector(), (std::vector<std::string>{"fig", "pear", "kiwi", "plum", "apple"}));
   EXPECT_EQ(ids.to_vector(), (std::vector<std::int64_t>{1, 0, 3, 4, 2}));
   auto labels = tack::empty<std::string>(5);
   std::copy(words.begin(), words.end(), labels.begin());
   auto ranks = tack::array_from<int>({3, 1, 3, 2, 1});
   tack::sort_by_key(ranks, labels, std::greater<int>{});
   EXPECT_EQ(ranks.to_vector(), (std::vector<int>{3, 3, 2, 1, 1}));
-  EXPECT_EQ(labels.to_vector(),
-            (std::vector<std::string>{"pear", "apple", "kiwi", "fig", "plum"}));
+  EXPECT_EQ(labels.to_vector(), (std::vector<std::string>{"pear", "apple", "kiwi", "fig", "plum"}));
 }
 
 bool descending(const int& a, const int& b) { return a > b; }

@@ -152,7 +152,8 @@ TEST_F(statistics_test, explicit_count_takes_the_first_components_in_storage_ord
                      "has 9");
     EXPECT_THROW_MSG(tack::variance(v, -1), tack::value_error, "tack::variance", "n = -1",
                      v.describe());
-    EXPECT_THROW_MSG(tack::stddev(v, 0), tack::value_error, "tack::variance", "n = 0", v.describe());
+    EXPECT_THROW_MSG(tack::stddev(v, 0), tack::value_error, "tack::variance", "n = 0",
+                     v.describe());
   }
   // the same over a scalar array, an implicit array, and an empty array
   auto d = tack::array_from<double>({4, 1, 7});

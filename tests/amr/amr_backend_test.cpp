@@ -25,13 +25,16 @@ struct ramp {
   }
 };
 struct scalar_ramp {
-  TACK_HOST_DEVICE float operator()(const tack::vec3d& x) const { return static_cast<float>(ramp{}(x)[0]); }
+  TACK_HOST_DEVICE float operator()(const tack::vec3d& x) const {
+    return static_cast<float>(ramp{}(x)[0]);
+  }
 };
 
 template <class T>
 std::vector<std::vector<T>> run(const tack::device& d, int threads, tack::layout layout) {
   tack::set_num_threads(threads);
-  auto h = amr::synthetic_hierarchy({.scale = 0.003, .box_size = 4, .ghost = 2, .levels = 4, .device = d});
+  auto h = amr::synthetic_hierarchy(
+      {.scale = 0.003, .box_size = 4, .ghost = 2, .levels = 4, .device = d});
   auto f = amr::add_field<T>(h, "u", layout);
   for (int l = 0; l < h.n_levels(); ++l) {
     if constexpr (std::is_same_v<T, float>) {
@@ -70,7 +73,8 @@ void compare(tack::layout layout) {
     ASSERT_EQ(got[l].size(), want[l].size());
     for (std::size_t i = 0; i < got[l].size(); ++i) {
       for (int k = 0; k < tack::components_v<T>; ++k) {
-        const double a = amr::detail::component(got[l][i], k), b = amr::detail::component(want[l][i], k);
+        const double a = amr::detail::component(got[l][i], k),
+                     b = amr::detail::component(want[l][i], k);
         if (cuda) {
           ASSERT_NEAR(a, b, 1e-5 * (1 + std::abs(b))) << "level " << l << " element " << i;
         } else {
@@ -83,5 +87,9 @@ void compare(tack::layout layout) {
 
 }  // namespace
 
-TYPED_TEST(amr_backend_test, vec3d_soa_matches_serial_cpu) { compare<TypeParam, tack::vec3d>(tack::layout::soa); }
-TYPED_TEST(amr_backend_test, float_aos_matches_serial_cpu) { compare<TypeParam, float>(tack::layout::aos); }
+TYPED_TEST(amr_backend_test, vec3d_soa_matches_serial_cpu) {
+  compare<TypeParam, tack::vec3d>(tack::layout::soa);
+}
+TYPED_TEST(amr_backend_test, float_aos_matches_serial_cpu) {
+  compare<TypeParam, float>(tack::layout::aos);
+}

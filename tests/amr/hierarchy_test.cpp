@@ -29,7 +29,8 @@ namespace {
 /// A field with kinks (so the limiter acts) and no symmetry, without transcendental functions.
 struct wave_fn {
   TACK_HOST_DEVICE double operator()(const vec3d& x) const {
-    return x[0] * x[0] - 0.5 * x[1] + 3.0 * x[2] * x[2] * x[2] + (x[0] > 0.41 ? 0.3 : 0.0) + x[0] * x[1];
+    return x[0] * x[0] - 0.5 * x[1] + 3.0 * x[2] * x[2] * x[2] + (x[0] > 0.41 ? 0.3 : 0.0) +
+           x[0] * x[1];
   }
 };
 template <class T>
@@ -40,7 +41,8 @@ struct wave {
       return static_cast<T>(f);
     } else {
       using S = tack::scalar_t<T>;
-      return T{static_cast<S>(f), static_cast<S>(2.0 * f - x[0]), static_cast<S>(x[1] * x[2] - (x[2] > 0.7 ? 1.0 : 0.0))};
+      return T{static_cast<S>(f), static_cast<S>(2.0 * f - x[0]),
+               static_cast<S>(x[1] * x[2] - (x[2] > 0.7 ? 1.0 : 0.0))};
     }
   }
 };
@@ -48,11 +50,13 @@ struct wave {
 /// A hierarchy of 3 levels over a 16^3 domain: level 0 in 8 boxes; level 1 a box in the low
 /// corner, one at the opposite x end (its periodic neighbour), and two adjacent boxes in the
 /// middle; level 2 two adjacent boxes over both middle boxes.
-amr::hierarchy small_hierarchy(int r, std::array<amr::boundary, 3> bc, index_t ghost = 2, int n_levels = 3) {
+amr::hierarchy small_hierarchy(int r, std::array<amr::boundary, 3> bc, index_t ghost = 2,
+                               int n_levels = 3) {
   std::vector<amr::box> l0;
   for (index_t z = 0; z < 2; ++z) {
     for (index_t y = 0; y < 2; ++y) {
-      for (index_t x = 0; x < 2; ++x) l0.push_back({{8 * x, 8 * y, 8 * z}, {8 * x + 7, 8 * y + 7, 8 * z + 7}});
+      for (index_t x = 0; x < 2; ++x)
+        l0.push_back({{8 * x, 8 * y, 8 * z}, {8 * x + 7, 8 * y + 7, 8 * z + 7}});
     }
   }
   const index_t c = r == 2 ? 8 : 16;
@@ -62,11 +66,15 @@ amr::hierarchy small_hierarchy(int r, std::array<amr::boundary, 3> bc, index_t g
                            {{c, c, c}, {c + 7, c + 7, c + 7}},
                            {{c + 8, c, c}, {c + 15, c + 7, c + 7}}};
   const index_t a = r * c + 4;
-  std::vector<amr::box> l2{{{a, a, a}, {a + 7, a + 7, a + 7}}, {{a + 8, a, a}, {a + 15, a + 7, a + 7}}};
+  std::vector<amr::box> l2{{{a, a, a}, {a + 7, a + 7, a + 7}},
+                           {{a + 8, a, a}, {a + 15, a + 7, a + 7}}};
   std::vector<amr::level> levels{{1, l0}, {r, l1}, {r, l2}};
   levels.resize(static_cast<std::size_t>(n_levels));
   return amr::hierarchy(amr::box{{0, 0, 0}, {15, 15, 15}}, levels,
-                        {.ghost = ghost, .boundaries = bc, .origin = vec3d{0, 0, 0}, .spacing = vec3d{1.0 / 16, 1.0 / 16, 1.0 / 16}});
+                        {.ghost = ghost,
+                         .boundaries = bc,
+                         .origin = vec3d{0, 0, 0},
+                         .spacing = vec3d{1.0 / 16, 1.0 / 16, 1.0 / 16}});
 }
 
 template <class T>
@@ -137,19 +145,23 @@ struct reference {
               if (done) continue;
               ASSERT_GT(l, 0) << "a level-0 ghost cell without a box";
               std::array<index_t, 3> c{};
-              for (std::size_t d = 0; d < 3; ++d) c[d] = static_cast<index_t>(std::floor(double(w[d]) / double(r)));
+              for (std::size_t d = 0; d < 3; ++d)
+                c[d] = static_cast<index_t>(std::floor(double(w[d]) / double(r)));
               std::size_t cb = 0;
               while (!h.boxes(l - 1)[cb].contains(c)) ++cb;
               auto cv = [&](index_t dx, index_t dy, index_t dz) {
                 return value(l - 1, cb, {c[0] + dx, c[1] + dy, c[2] + dz});
               };
               T centre = cv(0, 0, 0), out = centre;
-              const T n6[6] = {cv(-1, 0, 0), cv(1, 0, 0), cv(0, -1, 0), cv(0, 1, 0), cv(0, 0, -1), cv(0, 0, 1)};
+              const T n6[6] = {cv(-1, 0, 0), cv(1, 0, 0),  cv(0, -1, 0),
+                               cv(0, 1, 0),  cv(0, 0, -1), cv(0, 0, 1)};
               for (int k = 0; k < tack::components_v<T>; ++k) {
                 tack::scalar_t<T> v = comp(centre, k);
                 for (int d = 0; d < 3; ++d) {
                   T m = n6[2 * d], pp = n6[2 * d + 1];
-                  const auto off = tack::scalar_t<T>(2 * (w[static_cast<std::size_t>(d)] - c[static_cast<std::size_t>(d)] * r) + 1 - r) /
+                  const auto off = tack::scalar_t<T>(2 * (w[static_cast<std::size_t>(d)] -
+                                                          c[static_cast<std::size_t>(d)] * r) +
+                                                     1 - r) /
                                    tack::scalar_t<T>(2 * r);
                   v += mc(comp(m, k), comp(centre, k), comp(pp, k)) * off;
                 }
@@ -169,7 +181,8 @@ double max_component_error(const T& a, const T& b) {
   double e = 0;
   for (int k = 0; k < tack::components_v<T>; ++k) {
     const double x = amr::detail::component(a, k), y = amr::detail::component(b, k);
-    e = std::max(e, std::isnan(x) || std::isnan(y) ? std::numeric_limits<double>::infinity() : std::abs(x - y) / (1 + std::abs(y)));
+    e = std::max(e, std::isnan(x) || std::isnan(y) ? std::numeric_limits<double>::infinity()
+                                                   : std::abs(x - y) / (1 + std::abs(y)));
   }
   return e;
 }
@@ -179,7 +192,8 @@ template <class T>
 void check_ghosts(amr::hierarchy& h, tack::layout layout) {
   auto f = amr::add_field<T>(h, "u", layout);
   T nan{};
-  for (int k = 0; k < tack::components_v<T>; ++k) amr::detail::component(nan, k) = std::numeric_limits<tack::scalar_t<T>>::quiet_NaN();
+  for (int k = 0; k < tack::components_v<T>; ++k)
+    amr::detail::component(nan, k) = std::numeric_limits<tack::scalar_t<T>>::quiet_NaN();
   for (int l = 0; l < h.n_levels(); ++l) {
     f.level_buffer(l).fill(nan);
     amr::initialize(h, l, f, wave<T>{});
@@ -187,7 +201,8 @@ void check_ghosts(amr::hierarchy& h, tack::layout layout) {
   reference<T> ref{h, {}};
   for (int l = 0; l < h.n_levels(); ++l) {
     auto& lv = ref.data.emplace_back();
-    for (std::size_t b = 0; b < h.boxes(l).size(); ++b) lv.push_back(f.box_values(l, b).to_vector());
+    for (std::size_t b = 0; b < h.boxes(l).size(); ++b)
+      lv.push_back(f.box_values(l, b).to_vector());
   }
   h.reset_timings();
   amr::fill_ghost_cells(h, f);
@@ -201,7 +216,8 @@ void check_ghosts(amr::hierarchy& h, tack::layout layout) {
       const auto& want = ref.data[static_cast<std::size_t>(l)][b];
       ASSERT_EQ(got.size(), want.size());
       for (std::size_t i = 0; i < got.size(); ++i) {
-        ASSERT_LE(max_component_error(got[i], want[i]), tol) << "level " << l << " box " << b << " element " << i;
+        ASSERT_LE(max_component_error(got[i], want[i]), tol)
+            << "level " << l << " box " << b << " element " << i;
         ++checked;
       }
     }
@@ -209,10 +225,12 @@ void check_ghosts(amr::hierarchy& h, tack::layout layout) {
   }
 }
 
-constexpr std::array<amr::boundary, 3> periodic{amr::boundary::periodic, amr::boundary::periodic, amr::boundary::periodic};
+constexpr std::array<amr::boundary, 3> periodic{amr::boundary::periodic, amr::boundary::periodic,
+                                                amr::boundary::periodic};
 constexpr std::array<amr::boundary, 3> walls{amr::boundary::extrapolate, amr::boundary::extrapolate,
                                              amr::boundary::extrapolate};
-constexpr std::array<amr::boundary, 3> mixed{amr::boundary::periodic, amr::boundary::extrapolate, amr::boundary::periodic};
+constexpr std::array<amr::boundary, 3> mixed{amr::boundary::periodic, amr::boundary::extrapolate,
+                                             amr::boundary::periodic};
 
 }  // namespace
 
@@ -253,9 +271,11 @@ TEST(amr_hierarchy, boxes_are_row_views_of_one_level_buffer) {
   EXPECT_THROW_MSG(amr::add_field<double>(h, "rho"), tack::value_error, "rho", "already");
   EXPECT_THROW_MSG(amr::get_field<float>(h, "rho"), tack::type_error, "rho", "f64", "f32");
   EXPECT_THROW_MSG(amr::get_field<double>(h, "p"), tack::index_error, "'p'", "'rho'");
-  EXPECT_THROW_MSG(amr::add_field<double>(h, "s", tack::layout::soa), tack::value_error, "SoA", "f64");
+  EXPECT_THROW_MSG(amr::add_field<double>(h, "s", tack::layout::soa), tack::value_error, "SoA",
+                   "f64");
   auto other = small_hierarchy(2, periodic);
-  EXPECT_THROW_MSG(amr::fill_ghost_cells(other, 0, f), tack::value_error, "another hierarchy", "'rho'");
+  EXPECT_THROW_MSG(amr::fill_ghost_cells(other, 0, f), tack::value_error, "another hierarchy",
+                   "'rho'");
   EXPECT_THROW_MSG(amr::average_down(h, 0, f), tack::index_error, "level 0", "1 to 2");
 }
 
@@ -292,7 +312,8 @@ TEST(amr_ghosts, ghost_width_one_and_three) {
 TEST(amr_ghosts, synthetic_hierarchy) {
   auto h = amr::synthetic_hierarchy({.scale = 0.004, .box_size = 4, .ghost = 2, .levels = 4});
   check_ghosts<double>(h, tack::layout::aos);
-  auto h4 = amr::synthetic_hierarchy({.scale = 0.002, .box_size = 4, .ghost = 1, .ratio = 4, .levels = 3});
+  auto h4 = amr::synthetic_hierarchy(
+      {.scale = 0.002, .box_size = 4, .ghost = 1, .ratio = 4, .levels = 3});
   check_ghosts<vec3d>(h4, tack::layout::soa);
 }
 
@@ -329,7 +350,10 @@ void check_conservation(int r, tack::layout layout) {
         for (index_t z = in.lo[2]; z <= in.hi[2]; ++z) {
           for (index_t y = in.lo[1]; y <= in.hi[1]; ++y) {
             for (index_t x = in.lo[0]; x <= in.hi[0]; ++x) {
-              const double s = amr::detail::component(v[static_cast<std::size_t>(((z - g.lo[2]) * g.extent(1) + y - g.lo[1]) * g.extent(0) + x - g.lo[0])], k);
+              const double s = amr::detail::component(
+                  v[static_cast<std::size_t>(
+                      ((z - g.lo[2]) * g.extent(1) + y - g.lo[1]) * g.extent(0) + x - g.lo[0])],
+                  k);
               fine += s;
               scale += std::abs(s);
             }
@@ -343,9 +367,15 @@ void check_conservation(int r, tack::layout layout) {
           for (index_t y = in.lo[1]; y <= in.hi[1]; ++y) {
             for (index_t x = in.lo[0]; x <= in.hi[0]; ++x) {
               bool covered = false;
-              for (const auto& fb : h.boxes(l)) covered = covered || fb.coarsen(r).contains(std::array<index_t, 3>{x, y, z});
+              for (const auto& fb : h.boxes(l))
+                covered = covered || fb.coarsen(r).contains(std::array<index_t, 3>{x, y, z});
               if (covered) {
-                coarse += double(amr::detail::component(v[static_cast<std::size_t>(((z - g.lo[2]) * g.extent(1) + y - g.lo[1]) * g.extent(0) + x - g.lo[0])], k)) * r3;
+                coarse += double(amr::detail::component(
+                              v[static_cast<std::size_t>(
+                                  ((z - g.lo[2]) * g.extent(1) + y - g.lo[1]) * g.extent(0) + x -
+                                  g.lo[0])],
+                              k)) *
+                          r3;
               }
             }
           }
@@ -376,7 +406,8 @@ TEST(amr_average_down, interpolation_then_average_gives_the_coarse_values_back) 
     const auto before = f.level_buffer(0).to_vector();
     // A regrid to new boxes fills their cells by interpolation only (no old box covers them).
     const index_t n1 = 16 * r;
-    h.regrid(1, {{{n1 / 2, n1 / 2, 0}, {n1 / 2 + 7, n1 / 2 + 7, 7}}, {{0, n1 - 8, n1 - 8}, {7, n1 - 1, n1 - 1}}});
+    h.regrid(1, {{{n1 / 2, n1 / 2, 0}, {n1 / 2 + 7, n1 / 2 + 7, 7}},
+                 {{0, n1 - 8, n1 - 8}, {7, n1 - 1, n1 - 1}}});
     amr::average_down(h, 1, f);
     const auto after = f.level_buffer(0).to_vector();
     for (std::size_t i = 0; i < before.size(); ++i) ASSERT_NEAR(after[i], before[i], 1e-13) << i;
@@ -402,7 +433,8 @@ TEST(amr_baseline, same_bits_as_the_views) {
         const auto a = f.box_values(l, b).to_vector();
         const auto c = old.levels[static_cast<std::size_t>(l)][b].to_vector();
         ASSERT_EQ(a.size(), c.size());
-        ASSERT_EQ(std::memcmp(a.data(), c.data(), a.size() * sizeof(vec3d)), 0) << "level " << l << " box " << b;
+        ASSERT_EQ(std::memcmp(a.data(), c.data(), a.size() * sizeof(vec3d)), 0)
+            << "level " << l << " box " << b;
       }
     }
     EXPECT_GT(h.timings().copies, 0);
@@ -433,39 +465,50 @@ TEST(amr_regrid, old_views_keep_the_old_buffer) {
   for (index_t z = 8; z <= 15; ++z) {
     for (index_t y = 8; y <= 15; ++y) {
       for (index_t x = 8; x <= 15; ++x) {
-        const auto i = static_cast<std::size_t>(((z - g.lo[2]) * g.extent(1) + y - g.lo[1]) * g.extent(0) + x - g.lo[0]);
+        const auto i = static_cast<std::size_t>(
+            ((z - g.lo[2]) * g.extent(1) + y - g.lo[1]) * g.extent(0) + x - g.lo[0]);
         ASSERT_EQ(kept[i], old_values[i]);
       }
     }
   }
   for (double v : f.box_values(1, 2).to_vector()) ASSERT_FALSE(std::isnan(v));
   // A regrid that would leave level 2 without its coarse cells is refused, and changes nothing.
-  EXPECT_THROW_MSG(h.regrid(1, {{{0, 0, 0}, {7, 7, 7}}}), tack::value_error, "regrid", "not nested in level 1");
+  EXPECT_THROW_MSG(h.regrid(1, {{{0, 0, 0}, {7, 7, 7}}}), tack::value_error, "regrid",
+                   "not nested in level 1");
   EXPECT_EQ(h.boxes(1).size(), 3u);
 }
 
 TEST(amr_validation, bad_hierarchies_name_the_boxes) {
   const amr::box dom{{0, 0, 0}, {15, 15, 15}};
   const std::vector<amr::box> l0{dom};
-  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {2, {{{0, 0, 0}, {7, 7, 7}}, {{4, 4, 4}, {11, 11, 11}}}}}),
-                   tack::value_error, "box 0 (0, 0, 0)-(7, 7, 7) of level 1", "box 1 (4, 4, 4)-(11, 11, 11)", "overlap");
-  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {2, {{{8, 8, 8}, {15, 15, 15}}}}, {2, {{{0, 0, 0}, {7, 7, 7}}}}}),
-                   tack::value_error, "box 0 (0, 0, 0)-(7, 7, 7) of level 2", "not nested in level 1");
-  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {2, {{{8, 8, 8}, {9, 15, 15}}}}}, {.ghost = 3}), tack::value_error,
-                   "ghost width 3 is larger than box 0 (8, 8, 8)-(9, 15, 15) of level 1", "2 cells along x");
-  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, {{{0, 0, 0}, {15, 15, 7}}}}}), tack::value_error, "level 0", "cover");
-  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {3, {{{0, 0, 0}, {5, 5, 5}}}}}), tack::value_error, "ratio 3");
+  EXPECT_THROW_MSG(
+      amr::hierarchy(dom, {{1, l0}, {2, {{{0, 0, 0}, {7, 7, 7}}, {{4, 4, 4}, {11, 11, 11}}}}}),
+      tack::value_error, "box 0 (0, 0, 0)-(7, 7, 7) of level 1", "box 1 (4, 4, 4)-(11, 11, 11)",
+      "overlap");
+  EXPECT_THROW_MSG(
+      amr::hierarchy(dom,
+                     {{1, l0}, {2, {{{8, 8, 8}, {15, 15, 15}}}}, {2, {{{0, 0, 0}, {7, 7, 7}}}}}),
+      tack::value_error, "box 0 (0, 0, 0)-(7, 7, 7) of level 2", "not nested in level 1");
+  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {2, {{{8, 8, 8}, {9, 15, 15}}}}}, {.ghost = 3}),
+                   tack::value_error,
+                   "ghost width 3 is larger than box 0 (8, 8, 8)-(9, 15, 15) of level 1",
+                   "2 cells along x");
+  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, {{{0, 0, 0}, {15, 15, 7}}}}}), tack::value_error,
+                   "level 0", "cover");
+  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {3, {{{0, 0, 0}, {5, 5, 5}}}}}), tack::value_error,
+                   "ratio 3");
   EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {2, {{{1, 0, 0}, {8, 7, 7}}}}}), tack::value_error,
                    "box 0 (1, 0, 0)-(8, 7, 7) of level 1", "not aligned");
-  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {2, {{{30, 0, 0}, {33, 7, 7}}}}}), tack::value_error,
-                   "(30, 0, 0)-(33, 7, 7)", "not inside the level's domain");
+  EXPECT_THROW_MSG(amr::hierarchy(dom, {{1, l0}, {2, {{{30, 0, 0}, {33, 7, 7}}}}}),
+                   tack::value_error, "(30, 0, 0)-(33, 7, 7)", "not inside the level's domain");
   EXPECT_THROW_MSG(amr::hierarchy(dom, {}), tack::value_error, "at least one level");
   // Nesting across a periodic boundary: a fine box at the domain's edge needs the coarse cells
   // on the other side on periodic axes, not on extrapolated ones.
   const std::vector<amr::level> edge{{1, {{{0, 0, 0}, {15, 15, 15}}}},
                                      {2, {{{0, 0, 0}, {15, 15, 15}}}},
                                      {2, {{{0, 0, 0}, {7, 7, 7}}}}};
-  EXPECT_THROW_MSG(amr::hierarchy(dom, edge, {.ghost = 2}), tack::value_error, "of level 2", "not nested in level 1");
+  EXPECT_THROW_MSG(amr::hierarchy(dom, edge, {.ghost = 2}), tack::value_error, "of level 2",
+                   "not nested in level 1");
   EXPECT_NO_THROW(amr::hierarchy(dom, edge, {.ghost = 2, .boundaries = walls}));
 }
 
@@ -475,7 +518,9 @@ TEST(amr_synthetic, amr_wind_shape) {
   index_t want = 0;
   for (int l = 1; l < 5; ++l) {
     const auto n = static_cast<index_t>(h.boxes(l).size());
-    EXPECT_EQ(n, std::llround(double(amr::synthetic_full_counts[static_cast<std::size_t>(l)]) * 0.05)) << l;
+    EXPECT_EQ(n,
+              std::llround(double(amr::synthetic_full_counts[static_cast<std::size_t>(l)]) * 0.05))
+        << l;
     want += n;
   }
   EXPECT_EQ(h.n_boxes(), want + static_cast<index_t>(h.boxes(0).size()));
@@ -509,9 +554,11 @@ TEST(amr_vtk, writes_vthb_and_pieces) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_NE(text.str().find("type=\"vtkOverlappingAMR\""), std::string::npos);
-  EXPECT_NE(text.str().find("amr_box=\"16 23 8 15 8 15\" file=\"flow/flow_1_3.vti\""), std::string::npos);
+  EXPECT_NE(text.str().find("amr_box=\"16 23 8 15 8 15\" file=\"flow/flow_1_3.vti\""),
+            std::string::npos);
   // Each piece is the box's valid cells, read back by the dataset layer.
-  const auto g = tack::dataset::read_vtk_as<tack::dataset::uniform_grid>((dir / "flow" / "flow_2_1.vti").string());
+  const auto g = tack::dataset::read_vtk_as<tack::dataset::uniform_grid>(
+      (dir / "flow" / "flow_2_1.vti").string());
   EXPECT_EQ(g.n_cells(), 512);
   const auto& rho = g.fields.at("rho").as<double>();
   const auto vals = rho.values().to_vector();

@@ -93,8 +93,8 @@ TEST(Soa, RefusalsNameTheComponents) {
   auto p = tack::soa(x, ro);
   EXPECT_TRUE(p.read_only());
   EXPECT_THROW(p.fill({1, 2}), tack::read_only_error);
-  EXPECT_THROW_MSG((tack::empty<float>(3, {.layout = tack::layout::soa})), tack::value_error,
-                   "soa", "f32");
+  EXPECT_THROW_MSG((tack::empty<float>(3, {.layout = tack::layout::soa})), tack::value_error, "soa",
+                   "f32");
 }
 
 TEST(Soa, FactoriesInSoaLayout) {

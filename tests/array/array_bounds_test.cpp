@@ -26,7 +26,7 @@ std::string failure_of(auto&& access) {
 TEST(ArrayBounds, IndexPastARowViewInsideTheRootIsReported) {
   auto a = tack::zeros<float>(6);
   auto v = a.rows(2, 4).view();
-  v[1] = 1.0f;  // inside
+  v[1] = 1.0f;                                        // inside
   const auto msg = failure_of([&] { v[2] = 1.0f; });  // row 4 of the root: past the view
   EXPECT_NE(msg.find("index 2"), std::string::npos) << msg;
   EXPECT_NE(msg.find("extent 2"), std::string::npos) << msg;
@@ -38,7 +38,10 @@ TEST(ArrayBounds, IndexPastARowViewInsideTheRootIsReported) {
 TEST(ArrayBounds, SoaRowViews) {
   auto a = tack::zeros<tack::vec3f>(6, {.layout = tack::layout::soa});
   auto v = a.rows(1, 3).soa_view();
-  const auto msg = failure_of([&] { tack::vec3f x = v[5]; (void)x; });
+  const auto msg = failure_of([&] {
+    tack::vec3f x = v[5];
+    (void)x;
+  });
   EXPECT_NE(msg.find("index 5"), std::string::npos) << msg;
   EXPECT_NE(msg.find("rows [1, 3)"), std::string::npos) << msg;
 }

@@ -96,7 +96,8 @@ TEST(Array, FactoriesDefaultToFloat) {
   EXPECT_EQ(o.to_vector(), (std::vector<float>{1, 1}));
   static_assert(std::is_same_v<decltype(tack::zeros(tack::shape{2, 3, 4})), tack::array<float, 3>>);
   static_assert(std::is_same_v<decltype(tack::empty(5)), tack::array<float, 1>>);
-  static_assert(std::is_same_v<decltype(tack::zeros(5, {.layout = tack::layout::aos})), tack::array<float, 1>>);
+  static_assert(std::is_same_v<decltype(tack::zeros(5, {.layout = tack::layout::aos})),
+                               tack::array<float, 1>>);
   static_assert(std::is_same_v<decltype(tack::ones(tack::shape{2})), tack::array<float, 1>>);
   // an explicit element type still wins
   static_assert(std::is_same_v<decltype(tack::zeros<int>({6, 3})), tack::array<int, 2>>);
@@ -118,8 +119,8 @@ TEST(Array, ArrayFrom) {
   auto c = tack::array_from<tack::vec3f>({1.f, 0.f, 0.f, 0.f, 1.f, 0.f});
   EXPECT_EQ(c.size(), 2);
   EXPECT_EQ(c(1), (tack::vec3f{0, 1, 0}));
-  EXPECT_THROW_MSG(tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f}), tack::value_error,
-                   "(4)", "vec3(f32)", "(n, 3)");
+  EXPECT_THROW_MSG(tack::array_from<tack::vec3f>({1.f, 2.f, 3.f, 4.f}), tack::value_error, "(4)",
+                   "vec3(f32)", "(n, 3)");
   EXPECT_THROW_MSG(tack::array_from<int>({{1, 2}, {3}}), tack::value_error, "row 1", "(2, 2)");
 }
 
@@ -163,7 +164,8 @@ TEST(Array, Astype) {
   EXPECT_EQ(i.to_vector(), (std::vector<int>{1, -2}));
   // element U: the same component dimensions (mat2f -> mat2f of doubles); vec4f -> mat2f does not
   // compile (tests/compile_fail/array_misuse.cpp)
-  auto as_mat = tack::full<tack::mat2f>(3, tack::mat2f{{1, 2}, {3, 4}}).astype<tack::mat<double, 2, 2>>();
+  auto as_mat =
+      tack::full<tack::mat2f>(3, tack::mat2f{{1, 2}, {3, 4}}).astype<tack::mat<double, 2, 2>>();
   static_assert(std::is_same_v<decltype(as_mat)::value_type, tack::mat2d>);
   EXPECT_EQ(as_mat.size(), 3);
   EXPECT_EQ(as_mat.to_vector()[2], (tack::mat2d{{1, 2}, {3, 4}}));
@@ -182,7 +184,8 @@ TEST(Array, AstypeToAndFromBool) {
   static_assert(std::is_same_v<decltype(vb)::value_type, tack::vec<bool, 2>>);
   EXPECT_EQ(vb(1), (tack::vec<bool, 2>{true, false}));
   // a SoA array converts component by component and stays SoA
-  auto soa = tack::array_from<tack::vec3f>({1.5f, 2.f, 3.f, 4.f, 5.f, 6.f}).copy({.layout = tack::layout::soa});
+  auto soa = tack::array_from<tack::vec3f>({1.5f, 2.f, 3.f, 4.f, 5.f, 6.f})
+                 .copy({.layout = tack::layout::soa});
   auto soa_d = soa.astype<double>();
   EXPECT_EQ(soa_d.layout(), tack::layout::soa);
   EXPECT_EQ(soa_d.to_vector(), (std::vector<tack::vec3d>{{1.5, 2, 3}, {4, 5, 6}}));
@@ -227,7 +230,8 @@ TEST(Array, LargeCopyAndFillAreExact) {
   auto b = tack::empty<tack::vec3f>(n);  // 12-byte pattern across 16-byte stores
   b.fill({1, 2, 3});
   auto bv = b.to_vector();
-  for (index_t i = 0; i < n; i += 977) ASSERT_EQ(bv[static_cast<std::size_t>(i)], (tack::vec3f{1, 2, 3}));
+  for (index_t i = 0; i < n; i += 977)
+    ASSERT_EQ(bv[static_cast<std::size_t>(i)], (tack::vec3f{1, 2, 3}));
   EXPECT_EQ(bv.back(), (tack::vec3f{1, 2, 3}));
   auto c = b.copy();
   EXPECT_TRUE(tack::array_equal(b, c));
@@ -288,7 +292,8 @@ TEST(Array, ToVectorAsync) {
 }
 
 TEST(Array, Printing) {
-  EXPECT_EQ(tack::to_string(tack::array_from<int>({{1, 4, 2}, {8, 0, -1}})), "[[1, 4, 2], [8, 0, -1]]");
+  EXPECT_EQ(tack::to_string(tack::array_from<int>({{1, 4, 2}, {8, 0, -1}})),
+            "[[1, 4, 2], [8, 0, -1]]");
   EXPECT_EQ(tack::to_string(tack::zeros<float>(0)), "[]");
   EXPECT_EQ(tack::to_string(tack::array_from<std::uint8_t>({1, 2})), "[1, 2]");
 }
@@ -381,13 +386,15 @@ TEST(Array, ExportedMemoryRefusesReallocation) {
   auto m = a.export_memory();
   a.push_back(4.0);  // within capacity: the exported block stays the array's
   EXPECT_EQ(a.data(), m.data);
-  EXPECT_THROW_MSG(a.push_back(5.0), tack::value_error, "tack::array::push_back", "array<f64, 1> shape (4)",
-                   "exported (1 keep-alive", "reserve() the capacity before exporting");
+  EXPECT_THROW_MSG(a.push_back(5.0), tack::value_error, "tack::array::push_back",
+                   "array<f64, 1> shape (4)", "exported (1 keep-alive",
+                   "reserve() the capacity before exporting");
   EXPECT_THROW_MSG(a.reserve(100), tack::value_error, "tack::array::reserve", "exported");
   a.resize(2);
   EXPECT_THROW_MSG(a.shrink(), tack::value_error, "tack::array::shrink", "exported");
   auto second = a.export_memory();
-  EXPECT_THROW_MSG(a.resize(50), tack::value_error, "tack::array::resize", "exported (2 keep-alive");
+  EXPECT_THROW_MSG(a.resize(50), tack::value_error, "tack::array::resize",
+                   "exported (2 keep-alive");
   EXPECT_EQ(a.to_vector(), (std::vector<double>{1.0, 2.0}));  // nothing lost
   EXPECT_EQ(a.data(), m.data);
   EXPECT_EQ(static_cast<const double*>(m.data)[1], 2.0);

@@ -71,24 +71,28 @@ TEST(AxomExamples, ArrayBasicPrintsTheDocumentedText) {
             "After appending a value, a's length = 4\n"
             "Array a = [2, 5, 11, 4]\n"
             "After inserting two values, Array a = [2, 5, 6, 11, 1, 4]\n");
-  EXPECT_EQ(one_line(out), "Length of a = 3 After appending a value, a's length = 4 Array a = "
-                           "[2, 5, 11, 4] After inserting two values, Array a = [2, 5, 6, 11, 1, 4]");
+  EXPECT_EQ(one_line(out),
+            "Length of a = 3 After appending a value, a's length = 4 Array a = "
+            "[2, 5, 11, 4] After inserting two values, Array a = [2, 5, 6, 11, 1, 4]");
 }
 
 TEST(AxomExamples, TuplesPrintTheDocumentedText) {
   const std::string out = printed(axom_examples::array_tuples);
-  EXPECT_EQ(out,
-            "MCArray b with 2 3-tuples = [\n  [1, 4, 2]\n  [8, 0, -1]\n]\n"
-            "MCArray b with 4 3-tuples = [\n  [1, 4, 2]\n  [0, -1, 1]\n  [1, -1, 0]\n  [8, 0, -1]\n]\n");
-  EXPECT_EQ(one_line(out), "MCArray b with 2 3-tuples = [ [1, 4, 2] [8, 0, -1] ] MCArray b with 4 "
-                           "3-tuples = [ [1, 4, 2] [0, -1, 1] [1, -1, 0] [8, 0, -1] ]");
+  EXPECT_EQ(
+      out,
+      "MCArray b with 2 3-tuples = [\n  [1, 4, 2]\n  [8, 0, -1]\n]\n"
+      "MCArray b with 4 3-tuples = [\n  [1, 4, 2]\n  [0, -1, 1]\n  [1, -1, 0]\n  [8, 0, -1]\n]\n");
+  EXPECT_EQ(one_line(out),
+            "MCArray b with 2 3-tuples = [ [1, 4, 2] [8, 0, -1] ] MCArray b with 4 "
+            "3-tuples = [ [1, 4, 2] [0, -1, 1] [1, -1, 0] [8, 0, -1] ]");
 }
 
 TEST(AxomExamples, ExternalBufferPrintsTheDocumentedText) {
-  EXPECT_EQ(one_line(printed(axom_examples::external_buffer)),
-            "Array a = [2, 5, 6, 11, 1, 4] MCArrayView c with 3 2-tuples = [ [2, 5] [6, 11] [1, 4] "
-            "] Array a and MCArrayView c use the same memory, a's internal buffer. Array a = [1, 5, "
-            "6, 9, 1, 4] MCArrayView c with 3 2-tuples = [ [1, 5] [6, 9] [1, 4] ]");
+  EXPECT_EQ(
+      one_line(printed(axom_examples::external_buffer)),
+      "Array a = [2, 5, 6, 11, 1, 4] MCArrayView c with 3 2-tuples = [ [2, 5] [6, 11] [1, 4] "
+      "] Array a and MCArrayView c use the same memory, a's internal buffer. Array a = [1, 5, "
+      "6, 9, 1, 4] MCArrayView c with 3 2-tuples = [ [1, 5] [6, 9] [1, 4] ]");
 }
 
 // "The following example creates a 2D array of 4-tuples and uses an ArrayView to access the 3rd

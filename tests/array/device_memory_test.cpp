@@ -9,7 +9,6 @@
 
 #include "common/tack_test.hpp"
 
-
 TEST(DeviceMemory, HostAccessIsRefused) {
   auto a = tack::empty<float>({4, 2}, {.allocator = tack::test::fake_device_allocator()});
   EXPECT_EQ(a.device(), tack::cuda(0));

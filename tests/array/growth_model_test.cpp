@@ -123,7 +123,8 @@ private:
           a_.insert(pos, std::span<const T>(a_.data() + i, static_cast<std::size_t>(j - i)));
         } else {
           for (auto k = pick(0, 12); k > 0; --k) values.push_back(value_of<T>(rng_));
-          last_op_ = "insert(" + std::to_string(pos) + ", span of " + std::to_string(values.size()) + ")";
+          last_op_ =
+              "insert(" + std::to_string(pos) + ", span of " + std::to_string(values.size()) + ")";
           a_.insert(pos, std::span<const T>(values));
         }
         model_.insert(model_.begin() + pos, values.begin(), values.end());
@@ -172,7 +173,8 @@ private:
         const auto i = pick(0, size() - 1);
         const auto j = pick(i + 1, size());
         last_op_ = "rows(" + std::to_string(i) + ", " + std::to_string(j) + ")";
-        if (views_.size() >= 6) views_.erase(views_.begin() + static_cast<long>(rng_() % views_.size()));
+        if (views_.size() >= 6)
+          views_.erase(views_.begin() + static_cast<long>(rng_() % views_.size()));
         views_.push_back({a_.rows(i, j), i, j - i});
         break;
       }
@@ -204,7 +206,8 @@ private:
 
   std::string context() const {
     return "step " + std::to_string(step_) + " after " + last_op_ + " (size " +
-           std::to_string(model_.size()) + ", layout " + std::string(tack::to_string(layout_)) + ")";
+           std::to_string(model_.size()) + ", layout " + std::string(tack::to_string(layout_)) +
+           ")";
   }
 
   void check() {
@@ -214,7 +217,8 @@ private:
     for (const auto& v : views_) {
       if (v.first + v.count <= size()) {
         const std::vector<T> expect(model_.begin() + v.first, model_.begin() + v.first + v.count);
-        ASSERT_EQ(v.view.to_vector(), expect) << context() << ", view [" << v.first << ", +" << v.count << ")";
+        ASSERT_EQ(v.view.to_vector(), expect)
+            << context() << ", view [" << v.first << ", +" << v.count << ")";
       } else {
         EXPECT_THROW(v.view.to_vector(), tack::index_error) << context();
       }

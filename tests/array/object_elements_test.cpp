@@ -37,23 +37,29 @@ struct counts {
        move_assigned = 0, destroyed = 0;
   friend bool operator==(const counts&, const counts&) = default;
   counts operator-(const counts& o) const {
-    return {made_default - o.made_default, made_value - o.made_value, copied - o.copied,
-            moved - o.moved,               copy_assigned - o.copy_assigned,
-            move_assigned - o.move_assigned, destroyed - o.destroyed};
+    return {made_default - o.made_default,
+            made_value - o.made_value,
+            copied - o.copied,
+            moved - o.moved,
+            copy_assigned - o.copy_assigned,
+            move_assigned - o.move_assigned,
+            destroyed - o.destroyed};
   }
   long constructed() const { return made_default + made_value + copied + moved; }
 };
 std::ostream& operator<<(std::ostream& os, const counts& c) {
-  return os << "{default " << c.made_default << ", value " << c.made_value << ", copy "
-            << c.copied << ", move " << c.moved << ", copy= " << c.copy_assigned << ", move= "
-            << c.move_assigned << ", destroy " << c.destroyed << "}";
+  return os << "{default " << c.made_default << ", value " << c.made_value << ", copy " << c.copied
+            << ", move " << c.moved << ", copy= " << c.copy_assigned
+            << ", move= " << c.move_assigned << ", destroy " << c.destroyed << "}";
 }
 
 struct census {
   static inline std::unordered_set<const void*> alive;
   static inline counts n;
-  static inline long errors = 0;  // a construction over a live object, a use or destruction of a dead one
-  static inline long throw_in = 0;  // > 0: the copy or move constructor call that many calls on throws
+  static inline long errors =
+      0;  // a construction over a live object, a use or destruction of a dead one
+  static inline long throw_in =
+      0;  // > 0: the copy or move constructor call that many calls on throws
 
   static void born(const void* p) {
     if (!alive.insert(p).second) ++errors;
@@ -65,7 +71,8 @@ struct census {
     if (!alive.erase(p)) ++errors;
   }
   static void maybe_throw() {
-    if (throw_in > 0 && --throw_in == 0) throw std::runtime_error("tracked: k-th construction fails");
+    if (throw_in > 0 && --throw_in == 0)
+      throw std::runtime_error("tracked: k-th construction fails");
   }
   static void reset() {
     alive.clear();
@@ -155,7 +162,9 @@ struct vector_ops {
   void emplace_back(int x) { v.emplace_back(x); }
   void insert(index_t pos, const E& x) { v.insert(v.begin() + pos, x); }
   void insert_moved(index_t pos, E&& x) { v.insert(v.begin() + pos, std::move(x)); }
-  void insert(index_t pos, index_t n, const E& x) { v.insert(v.begin() + pos, static_cast<std::size_t>(n), x); }
+  void insert(index_t pos, index_t n, const E& x) {
+    v.insert(v.begin() + pos, static_cast<std::size_t>(n), x);
+  }
   void insert(index_t pos, std::span<const E> s) { v.insert(v.begin() + pos, s.begin(), s.end()); }
   void erase(index_t pos) { v.erase(v.begin() + pos); }
   void erase(index_t f, index_t l) { v.erase(v.begin() + f, v.begin() + l); }
@@ -203,28 +212,83 @@ struct array_ops {
 
 // One random operation, the same on both containers: `pick` draws from one random stream.
 template <class E, class Ops, class Rng>
-std::string apply(Ops c, int op, Rng& rng, const E& x, std::span<const E> src, std::vector<E>& rvalues) {
+std::string apply(Ops c, int op, Rng& rng, const E& x, std::span<const E> src,
+                  std::vector<E>& rvalues) {
   const index_t n = c.size();
-  auto draw = [&](index_t hi) { return hi <= 0 ? index_t{0} : static_cast<index_t>(rng() % static_cast<std::uint64_t>(hi + 1)); };
+  auto draw = [&](index_t hi) {
+    return hi <= 0 ? index_t{0} : static_cast<index_t>(rng() % static_cast<std::uint64_t>(hi + 1));
+  };
   switch (op) {
-  case 0: c.push_back(x); return "push_back(x)";
-  case 1: c.push_back_moved(std::move(rvalues.back())); return "push_back(move(x))";
-  case 2: c.emplace_back(static_cast<int>(rng() % 1000)); return "emplace_back(v)";
-  case 3: c.insert(draw(n), x); return "insert(pos, x)";
-  case 4: c.insert_moved(draw(n), std::move(rvalues.back())); return "insert(pos, move(x))";
-  case 5: { const index_t pos = draw(n); c.insert(pos, draw(5), x); return "insert(pos, count, x)"; }
-  case 6: { const index_t pos = draw(n); c.insert(pos, src.first(static_cast<std::size_t>(draw(static_cast<index_t>(src.size()))))); return "insert(pos, span)"; }
-  case 7: if (n) c.erase(draw(n - 1)); return "erase(pos)";
-  case 8: { const index_t f = draw(n); c.erase(f, f + draw(n - f)); return "erase(first, last)"; }
-  case 9: c.resize(draw(n + 6)); return "resize(n)";
-  case 10: c.resize(draw(n + 6), x); return "resize(n, x)";
-  case 11: c.reserve(draw(2 * n + 4)); return "reserve(n)";
-  case 12: c.shrink(); return "shrink";
-  case 13: if (rng() % 4 == 0) c.clear(); return "clear";
-  case 14: if (n) c.push_back(c.at(draw(n - 1))); return "push_back(a[k])";
-  case 15: if (n) { const index_t pos = draw(n); c.insert(pos, c.at(draw(n - 1))); } return "insert(pos, a[k])";
-  case 16: if (n) { const index_t k = draw(n - 1); c.resize(draw(n + 6), c.at(k)); } return "resize(n, a[k])";
-  default: if (n) { const index_t pos = draw(n); const index_t k = draw(n - 1); c.insert(pos, draw(4), c.at(k)); } return "insert(pos, count, a[k])";
+    case 0:
+      c.push_back(x);
+      return "push_back(x)";
+    case 1:
+      c.push_back_moved(std::move(rvalues.back()));
+      return "push_back(move(x))";
+    case 2:
+      c.emplace_back(static_cast<int>(rng() % 1000));
+      return "emplace_back(v)";
+    case 3:
+      c.insert(draw(n), x);
+      return "insert(pos, x)";
+    case 4:
+      c.insert_moved(draw(n), std::move(rvalues.back()));
+      return "insert(pos, move(x))";
+    case 5: {
+      const index_t pos = draw(n);
+      c.insert(pos, draw(5), x);
+      return "insert(pos, count, x)";
+    }
+    case 6: {
+      const index_t pos = draw(n);
+      c.insert(pos, src.first(static_cast<std::size_t>(draw(static_cast<index_t>(src.size())))));
+      return "insert(pos, span)";
+    }
+    case 7:
+      if (n) c.erase(draw(n - 1));
+      return "erase(pos)";
+    case 8: {
+      const index_t f = draw(n);
+      c.erase(f, f + draw(n - f));
+      return "erase(first, last)";
+    }
+    case 9:
+      c.resize(draw(n + 6));
+      return "resize(n)";
+    case 10:
+      c.resize(draw(n + 6), x);
+      return "resize(n, x)";
+    case 11:
+      c.reserve(draw(2 * n + 4));
+      return "reserve(n)";
+    case 12:
+      c.shrink();
+      return "shrink";
+    case 13:
+      if (rng() % 4 == 0) c.clear();
+      return "clear";
+    case 14:
+      if (n) c.push_back(c.at(draw(n - 1)));
+      return "push_back(a[k])";
+    case 15:
+      if (n) {
+        const index_t pos = draw(n);
+        c.insert(pos, c.at(draw(n - 1)));
+      }
+      return "insert(pos, a[k])";
+    case 16:
+      if (n) {
+        const index_t k = draw(n - 1);
+        c.resize(draw(n + 6), c.at(k));
+      }
+      return "resize(n, a[k])";
+    default:
+      if (n) {
+        const index_t pos = draw(n);
+        const index_t k = draw(n - 1);
+        c.insert(pos, draw(4), c.at(k));
+      }
+      return "insert(pos, count, a[k])";
   }
 }
 constexpr int op_count = 18;
@@ -539,8 +603,9 @@ TEST(ObjectElementsStrings, StringsGrowAndPrint) {
   a.resize(10, "r");
   a.shrink();
   EXPECT_EQ(a.capacity(), 10);
-  EXPECT_EQ(tack::to_string(a.rows(0, 2)), "[zzz, a string long enough to live on the heap, not in "
-                                            "the small buffer]");
+  EXPECT_EQ(tack::to_string(a.rows(0, 2)),
+            "[zzz, a string long enough to live on the heap, not in "
+            "the small buffer]");
   auto copy = a.copy();
   copy[0] = "changed";
   EXPECT_EQ(a[0], "zzz");
@@ -560,8 +625,7 @@ TEST(ObjectElementsStrings, OverlappingCopiesGiveMemmovesResult) {
   tack::copyto(a.rows(0, 5), a.rows(1, 6));
   EXPECT_EQ(a.to_vector(), (std::vector<std::string>{"a", "b", "c", "d", "e", "e"}));
   a.insert(2, std::span<const std::string>(a.data(), 3));  // a span over a's own elements
-  EXPECT_EQ(a.to_vector(),
-            (std::vector<std::string>{"a", "b", "a", "b", "c", "c", "d", "e", "e"}));
+  EXPECT_EQ(a.to_vector(), (std::vector<std::string>{"a", "b", "a", "b", "c", "c", "d", "e", "e"}));
 }
 
 TEST(ObjectElementsStrings, BeginEndVisitTheFullBufferAtEveryRank) {
@@ -579,9 +643,10 @@ TEST(ObjectElementsStrings, BeginEndVisitTheFullBufferAtEveryRank) {
 }
 
 TEST(ObjectElementsStrings, DeviceMemoryIsRefused) {
-  EXPECT_THROW_MSG(tack::empty<std::string>({4}, {.allocator = tack::test::fake_device_allocator()}),
-                   tack::value_error, "tack::array<std::string, 1>::allocate", "device memory",
-                   "not trivially copyable", "host memory only");
+  EXPECT_THROW_MSG(
+      tack::empty<std::string>({4}, {.allocator = tack::test::fake_device_allocator()}),
+      tack::value_error, "tack::array<std::string, 1>::allocate", "device memory",
+      "not trivially copyable", "host memory only");
   auto strings = tack::array_from<std::string>({"a"});
   EXPECT_THROW_MSG((void)strings.copy({.allocator = tack::test::fake_device_allocator()}),
                    tack::value_error, "host memory only");

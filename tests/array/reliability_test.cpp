@@ -61,8 +61,8 @@ TEST(GrowthAliasing, InsertOfOwnElementWhenReallocatingAndShifting) {
   v.shrink();
   v.emplace_back(v[1]);
   v.resize(6, v[0]);  // resize's value is read before the reallocation too
-  EXPECT_EQ(v.to_vector(), (std::vector<tack::vec3f>{{1, 2, 3}, {4, 5, 6}, {4, 5, 6}, {1, 2, 3},
-                                                     {1, 2, 3}, {1, 2, 3}}));
+  EXPECT_EQ(v.to_vector(), (std::vector<tack::vec3f>{
+                               {1, 2, 3}, {4, 5, 6}, {4, 5, 6}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}}));
 }
 
 TEST(GrowthAliasing, InsertOfSpanOverOwnElements) {
@@ -100,9 +100,11 @@ TEST(CopyOverlap, RowsOverlappingByOneElementBothDirections) {
     EXPECT_EQ(b.to_vector(), expect_b) << n;
   }
   // The example: rows(1, 6) <- rows(0, 5) of six rows of 3.
-  auto m = tack::array_from<int>({{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}, {12, 13, 14}, {15, 16, 17}});
+  auto m = tack::array_from<int>(
+      {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}, {12, 13, 14}, {15, 16, 17}});
   tack::copyto(m.rows(1, 6), m.rows(0, 5));
-  EXPECT_EQ(m.to_vector(), (std::vector<int>{0, 1, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}));
+  EXPECT_EQ(m.to_vector(),
+            (std::vector<int>{0, 1, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}));
 }
 
 TEST(CopyOverlap, LargeCopyOverlappingByOneElement) {
@@ -198,8 +200,8 @@ TEST(ShapeOverflow, ReshapeRefusesWithTheShape) {
   const index_t big = index_t{1} << 40;
   // 2^40 * 2^40 * 2^40 * 2^4 wraps to 16 elements in 64 bits
   EXPECT_THROW_MSG(a.reshape(tack::shape{big, big, big, index_t{16}}), tack::value_error,
-                   "tack::array::reshape", "shape (1099511627776, 1099511627776, 1099511627776, 16)",
-                   "too large");
+                   "tack::array::reshape",
+                   "shape (1099511627776, 1099511627776, 1099511627776, 16)", "too large");
 }
 
 TEST(ShapeOverflow, GrowthRefusesWithTheShape) {
@@ -262,16 +264,17 @@ TEST(ShapeOverflow, DlpackImportRefusesWithTheShape) {
 TEST(AstypeSaturates, OutOfRangeAndNan) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  auto f = tack::array_from<float>({-1e30f, -129.f, -128.5f, -1.9f, -0.5f, 0.f, 1.9f, 127.9f, 128.f,
-                                    1e30f, inf, -inf, nan});
+  auto f = tack::array_from<float>(
+      {-1e30f, -129.f, -128.5f, -1.9f, -0.5f, 0.f, 1.9f, 127.9f, 128.f, 1e30f, inf, -inf, nan});
   EXPECT_EQ(f.astype<std::int8_t>().to_vector(),
             (std::vector<std::int8_t>{-128, -128, -128, -1, 0, 0, 1, 127, 127, 127, 127, -128, 0}));
   EXPECT_EQ(f.astype<std::uint8_t>().to_vector(),
             (std::vector<std::uint8_t>{0, 0, 0, 0, 0, 0, 1, 127, 128, 255, 255, 0, 0}));
   const auto i32 = std::numeric_limits<std::int32_t>::max();
-  EXPECT_EQ(f.astype<std::int32_t>().to_vector(),
-            (std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), -129, -128, -1, 0, 0, 1,
-                                       127, 128, i32, i32, std::numeric_limits<std::int32_t>::min(), 0}));
+  EXPECT_EQ(
+      f.astype<std::int32_t>().to_vector(),
+      (std::vector<std::int32_t>{std::numeric_limits<std::int32_t>::min(), -129, -128, -1, 0, 0, 1,
+                                 127, 128, i32, i32, std::numeric_limits<std::int32_t>::min(), 0}));
   // the edges of int64 and uint64 in double: 2^63 is out of range, the double below it is not
   const double two63 = 9223372036854775808.0;
   auto d = tack::array_from<double>({two63, std::nextafter(two63, 0.0), -two63, -1e300,
@@ -288,11 +291,12 @@ TEST(AstypeSaturates, OutOfRangeAndNan) {
   EXPECT_EQ(u64[6], 0u);
   // vector elements convert component by component, in either layout
   for (auto l : {tack::layout::aos, tack::layout::soa}) {
-    auto v = tack::array_from(std::vector<tack::vec3f>{{nan, 1e10f, -1e10f}, {2.5f, -2.5f, 40000.f}},
-                              {.layout = l});
+    auto v = tack::array_from(
+        std::vector<tack::vec3f>{{nan, 1e10f, -1e10f}, {2.5f, -2.5f, 40000.f}}, {.layout = l});
     auto s = v.astype<std::int16_t>();
     EXPECT_EQ(s.layout(), l);
-    EXPECT_EQ(s.to_vector(), (std::vector<tack::vec<std::int16_t, 3>>{{0, 32767, -32768}, {2, -2, 32767}}));
+    EXPECT_EQ(s.to_vector(),
+              (std::vector<tack::vec<std::int16_t, 3>>{{0, 32767, -32768}, {2, -2, 32767}}));
   }
 }
 

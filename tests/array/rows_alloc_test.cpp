@@ -59,7 +59,8 @@ TEST(RowsAlloc, SoaViewsOfViewsAddTheirOffsets) {
   EXPECT_EQ(v.shape(), (std::array<index_t, 1>{3}));
   EXPECT_EQ(v.to_vector(), (std::vector<tack::vec2d>{{3, 13}, {4, 14}, {5, 15}}));
   EXPECT_EQ(v.describe(), "array<vec2(f64), 1> shape (3) on cpu, soa, view of rows [3, 6) of 8");
-  EXPECT_EQ(v.components()[1].describe(), "array<f64, 1> shape (3) on cpu, view of rows [3, 6) of 8");
+  EXPECT_EQ(v.components()[1].describe(),
+            "array<f64, 1> shape (3) on cpu, view of rows [3, 6) of 8");
   auto sv = v.soa_view();
   EXPECT_EQ(sv[0], (tack::vec2d{3, 13}));
   EXPECT_EQ(sv[2], (tack::vec2d{5, 15}));

@@ -28,7 +28,7 @@ TEST(Rows, SeedExample) {
 
 TEST(Rows, PythonBounds) {
   auto a = tack::array_from({0, 1, 2, 3, 4, 5});
-  EXPECT_EQ(a.rows(-2, 6).to_vector(), (std::vector<int>{4, 5}));  // negative from the end
+  EXPECT_EQ(a.rows(-2, 6).to_vector(), (std::vector<int>{4, 5}));   // negative from the end
   EXPECT_EQ(a.rows(4, 100).to_vector(), (std::vector<int>{4, 5}));  // clamped
   EXPECT_EQ(a.rows(-100, 2).to_vector(), (std::vector<int>{0, 1}));
   EXPECT_EQ(a[tack::slice(3, tack::slice::end)].to_vector(), (std::vector<int>{3, 4, 5}));
@@ -48,20 +48,21 @@ TEST(Rows, EmptyRangeGivesANewEmptyArray) {
 
 TEST(Rows, StepOtherThanOneIsRefused) {
   auto a = tack::zeros<float>(10);
-  EXPECT_THROW_MSG(a[tack::slice(0, 10, 2)], tack::value_error, "step 2",
-                   "tack::arrays::strided", "array<f32, 1> shape (10)");
+  EXPECT_THROW_MSG(a[tack::slice(0, 10, 2)], tack::value_error, "step 2", "tack::arrays::strided",
+                   "array<f32, 1> shape (10)");
 }
 
 TEST(Rows, ViewsOfViewsAreViewsOfTheRoot) {
   auto a = tack::array_from({0, 1, 2, 3, 4, 5, 6, 7});
-  auto v = a.rows(2, 7);     // 2..6
-  auto w = v.rows(1, 3);     // 3, 4
+  auto v = a.rows(2, 7);  // 2..6
+  auto w = v.rows(1, 3);  // 3, 4
   EXPECT_EQ(w.to_vector(), (std::vector<int>{3, 4}));
   EXPECT_EQ(w.describe(), "array<i32, 1> shape (2) on cpu, view of rows [3, 5) of 8");
   w(0) = 30;
   EXPECT_EQ(a(3), 30);
   EXPECT_EQ(v(1), 30);
-  EXPECT_EQ(v.rows(-1, 100).to_vector(), (std::vector<int>{6}));  // bounds of the view, not the root
+  EXPECT_EQ(v.rows(-1, 100).to_vector(),
+            (std::vector<int>{6}));  // bounds of the view, not the root
 }
 
 TEST(Rows, AViewKeepsItsRootAlive) {
@@ -165,7 +166,8 @@ TEST(Rows, SoaArraysSliceComponentByComponent) {
   v.fill({-1, -2});
   EXPECT_EQ(x.to_vector(), (std::vector<float>{0, -1, -1, 3}));
   EXPECT_EQ(y(2), -2.0f);
-  EXPECT_EQ(v.components()[0].describe(), "array<f32, 1> shape (2) on cpu, view of rows [1, 3) of 4");
+  EXPECT_EQ(v.components()[0].describe(),
+            "array<f32, 1> shape (2) on cpu, view of rows [1, 3) of 4");
   EXPECT_THROW_MSG(v.export_memory(), tack::value_error, "structure-of-arrays");
 }
 
@@ -174,7 +176,7 @@ TEST(Rows, SeparateRowsAreDisjointByteRanges) {
   auto r1 = tack::detail::array_access::byte_range(a.rows(0, 2));
   auto r2 = tack::detail::array_access::byte_range(a.rows(2, 4));
   auto root = tack::detail::array_access::byte_range(a);
-  EXPECT_LE(r1.second, r2.first);  // disjoint
+  EXPECT_LE(r1.second, r2.first);    // disjoint
   EXPECT_LT(root.first, r1.second);  // the root overlaps its views
   EXPECT_GT(root.second, r2.first);
 }

@@ -166,11 +166,12 @@ void check_computed(index_t n) {
   expect_same_as_host<Backend>(ta::counting<double>(n, -1.0, 0.25), "counting");
   expect_same_as_host<Backend>(ta::constant(vec3f{1, 2, 3}, n), "constant");
   expect_same_as_host<Backend>(ta::function(n, cube{}), "function");
-  expect_same_as_host<Backend>(ta::uniform_coordinates({7, 5, n / 35 + 1}, vec3f{0, 1, 2},
-                                                       vec3f{0.5f, 0.25f, 2}),
-                               "uniform_coordinates");
   expect_same_as_host<Backend>(
-      ta::cartesian_product(ta::counting<float>(9), ta::counting<float>(4, 1), ta::counting<float>(3)),
+      ta::uniform_coordinates({7, 5, n / 35 + 1}, vec3f{0, 1, 2}, vec3f{0.5f, 0.25f, 2}),
+      "uniform_coordinates");
+  expect_same_as_host<Backend>(
+      ta::cartesian_product(ta::counting<float>(9), ta::counting<float>(4, 1),
+                            ta::counting<float>(3)),
       "cartesian_product");
   expect_same_as_host<Backend>(ta::cast<float>(ta::counting<int>(n, -5)), "cast");
   expect_same_as_host<Backend>(ta::transform(ta::counting<float>(n), to_celsius{}), "transform");
@@ -225,49 +226,60 @@ void check_rearranging_and_expressions(index_t n) {
   auto soa = [n](auto vx, auto vy, auto vz) {
     return tack::soa_view<vec3f>({vx.data(), vy.data(), vz.data()}, {n});
   };
-  compare<Backend>("view", [n](auto va) { return ta::view(va, 3, n - 5); }, 0, a);
-  compare<Backend>("strided", [](auto va) { return ta::strided(va, 3, 2); }, 0, a);
-  compare<Backend>("permutation", [](auto vi, auto vb) { return ta::permutation(vi, vb); }, 0, idx, b);
-  compare<Backend>("concatenate",
-                   [](auto va, auto vb) { return ta::concatenate(va, vb, ta::constant(7.0f, 5)); }, 0,
-                   a, b);
-  compare<Backend>("concatenate AoS + SoA",
-                   [&](auto vp, auto vx, auto vy, auto vz) {
-                     return ta::concatenate(vp, soa(vx, vy, vz));
-                   },
-                   0, p, x, y, z);
-  compare<Backend>("components",
-                   [n](auto va, auto vb) { return ta::components(va, vb, ta::counting<float>(n)); },
-                   0, a, b);
-  compare<Backend>("extract_component SoA",
-                   [&](auto vx, auto vy, auto vz) { return ta::extract_component(soa(vx, vy, vz), 2); },
-                   0, x, y, z);
-  compare<Backend>("extract_component AoS", [](auto vp) { return ta::extract_component(vp, 1); }, 0, p);
-  compare<Backend>("a + 2 b - 1", [](auto va, auto vb) { return va + 2.0f * vb - 1.0f; }, 0, a, b);
-  compare<Backend>("-(a b) / b", [](auto va, auto vb) { return -(va * vb) / vb; }, 0, a, b);
-  compare<Backend>("vec3f expression, both layouts",
-                   [&](auto vp, auto vx, auto vy, auto vz) { return vp * 2.0f + soa(vx, vy, vz); },
-                   0, p, x, y, z);
-  compare<Backend>("minimum/maximum",
-                   [](auto va, auto vb) { return tack::minimum(va, vb) + tack::maximum(va, 0.0f); },
-                   0, a, b);
-  compare<Backend>("abs", [](auto va) { return tack::abs(va); }, 0, a);
-  compare<Backend>("sqrt", [](auto vb) { return tack::sqrt(vb); }, 0, b);  // correctly rounded
+  compare<Backend>(
+      "view", [n](auto va) { return ta::view(va, 3, n - 5); }, 0, a);
+  compare<Backend>(
+      "strided", [](auto va) { return ta::strided(va, 3, 2); }, 0, a);
+  compare<Backend>(
+      "permutation", [](auto vi, auto vb) { return ta::permutation(vi, vb); }, 0, idx, b);
+  compare<Backend>(
+      "concatenate",
+      [](auto va, auto vb) { return ta::concatenate(va, vb, ta::constant(7.0f, 5)); }, 0, a, b);
+  compare<Backend>(
+      "concatenate AoS + SoA",
+      [&](auto vp, auto vx, auto vy, auto vz) { return ta::concatenate(vp, soa(vx, vy, vz)); }, 0,
+      p, x, y, z);
+  compare<Backend>(
+      "components",
+      [n](auto va, auto vb) { return ta::components(va, vb, ta::counting<float>(n)); }, 0, a, b);
+  compare<Backend>(
+      "extract_component SoA",
+      [&](auto vx, auto vy, auto vz) { return ta::extract_component(soa(vx, vy, vz), 2); }, 0, x, y,
+      z);
+  compare<Backend>(
+      "extract_component AoS", [](auto vp) { return ta::extract_component(vp, 1); }, 0, p);
+  compare<Backend>(
+      "a + 2 b - 1", [](auto va, auto vb) { return va + 2.0f * vb - 1.0f; }, 0, a, b);
+  compare<Backend>(
+      "-(a b) / b", [](auto va, auto vb) { return -(va * vb) / vb; }, 0, a, b);
+  compare<Backend>(
+      "vec3f expression, both layouts",
+      [&](auto vp, auto vx, auto vy, auto vz) { return vp * 2.0f + soa(vx, vy, vz); }, 0, p, x, y,
+      z);
+  compare<Backend>(
+      "minimum/maximum",
+      [](auto va, auto vb) { return tack::minimum(va, vb) + tack::maximum(va, 0.0f); }, 0, a, b);
+  compare<Backend>(
+      "abs", [](auto va) { return tack::abs(va); }, 0, a);
+  compare<Backend>(
+      "sqrt", [](auto vb) { return tack::sqrt(vb); }, 0, b);  // correctly rounded
   // libm and CUDA's math library may differ in the last bits.
-  compare<Backend>("exp + log", [](auto vb) { return tack::exp(vb / 10.0f) + tack::log(vb); }, 1e-5,
-                   b);
-  compare<Backend>("sin cos", [](auto va, auto vb) { return tack::sin(va) * tack::cos(vb); }, 1e-5,
-                   a, b);
-  compare<Backend>("pow", [](auto vb) { return tack::pow(vb, 1.5f); }, 1e-5, b);
-  compare<Backend>("component-wise sqrt of vec3f", [](auto vp) { return tack::sqrt(vp); }, 0, p);
-  compare<Backend>("deep composition",
-                   [n](auto va, auto vb) {
-                     return ta::view(ta::permutation(ta::counting<int>(n, n - 1, -1),
-                                                     ta::strided(va + vb, 1)),
-                                     1, n - 2) *
-                            ta::random_uniform<float>(n - 2, 3);
-                   },
-                   0, a, b);
+  compare<Backend>(
+      "exp + log", [](auto vb) { return tack::exp(vb / 10.0f) + tack::log(vb); }, 1e-5, b);
+  compare<Backend>(
+      "sin cos", [](auto va, auto vb) { return tack::sin(va) * tack::cos(vb); }, 1e-5, a, b);
+  compare<Backend>(
+      "pow", [](auto vb) { return tack::pow(vb, 1.5f); }, 1e-5, b);
+  compare<Backend>(
+      "component-wise sqrt of vec3f", [](auto vp) { return tack::sqrt(vp); }, 0, p);
+  compare<Backend>(
+      "deep composition",
+      [n](auto va, auto vb) {
+        return ta::view(ta::permutation(ta::counting<int>(n, n - 1, -1), ta::strided(va + vb, 1)),
+                        1, n - 2) *
+               ta::random_uniform<float>(n - 2, 3);
+      },
+      0, a, b);
 }
 
 template <class Backend>
@@ -283,14 +295,16 @@ void check_stores(index_t n) {
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], i % 2 == 0 ? float(i / 2 + 1) : 0.0f) << i;
   // permutation: a scatter that reverses
   auto rev = ta::permutation(ta::counting<index_t>(n, n - 1, -1), va);
-  tack::parallel_for(Backend{}, n, store_kernel<decltype(rev), decltype(ta::counting<float>(1))>{
-                                       rev, ta::counting<float>(n)});
+  tack::parallel_for(
+      Backend{}, n,
+      store_kernel<decltype(rev), decltype(ta::counting<float>(1))>{rev, ta::counting<float>(n)});
   a.download();
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], float(n - 1 - i)) << i;
   // transform with an inverse: stores inverse(v)
   auto celsius = ta::transform(va, to_celsius{}, to_kelvin{});
-  tack::parallel_for(Backend{}, n, store_kernel<decltype(celsius), decltype(ta::constant(0.0f, 1))>{
-                                       celsius, ta::constant(0.0f, n)});
+  tack::parallel_for(Backend{}, n,
+                     store_kernel<decltype(celsius), decltype(ta::constant(0.0f, 1))>{
+                         celsius, ta::constant(0.0f, n)});
   a.download();
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(a[i], 273.15f) << i;
   // components: each component to its own array
@@ -306,11 +320,13 @@ void check_stores(index_t n) {
   // concatenate of AoS and SoA storage (a proxy finds the part), and extract_component
   tack::soa_view<vec3f> soa({x.view().data(), y.view().data(), z.view().data()}, {n});
   auto both = ta::concatenate(p.view(), soa);
-  tack::parallel_for(Backend{}, 2 * n, store_kernel<decltype(both), decltype(ta::constant(vec3f{}, 1))>{
-                                           both, ta::constant(vec3f{1, 2, 3}, 2 * n)});
+  tack::parallel_for(Backend{}, 2 * n,
+                     store_kernel<decltype(both), decltype(ta::constant(vec3f{}, 1))>{
+                         both, ta::constant(vec3f{1, 2, 3}, 2 * n)});
   auto zs = ta::extract_component(soa, 2);
-  tack::parallel_for(Backend{}, n, store_kernel<decltype(zs), decltype(ta::constant(0.0f, 1))>{
-                                       zs, ta::constant(9.0f, n)});
+  tack::parallel_for(
+      Backend{}, n,
+      store_kernel<decltype(zs), decltype(ta::constant(0.0f, 1))>{zs, ta::constant(9.0f, n)});
   p.download();
   x.download();
   z.download();
@@ -325,8 +341,8 @@ void check_stores(index_t n) {
 template <class Backend>
 void check_reduce(index_t n) {
   auto c = ta::counting<double>(n) * 2.0;
-  const double s = tack::parallel_reduce(Backend{}, n, 0.0, read_kernel<decltype(c)>{c},
-                                         tack::ops::plus{});
+  const double s =
+      tack::parallel_reduce(Backend{}, n, 0.0, read_kernel<decltype(c)>{c}, tack::ops::plus{});
   EXPECT_EQ(s, double(n) * double(n - 1));
 }
 
@@ -337,7 +353,8 @@ void check_lambda(index_t n) {
   mirrored_buffer<Backend, double> out(n);
   auto o = out.view();
   auto e = ta::random_uniform<double>(n, 1) * 10.0 + ta::counting<double>(n);
-  tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) { o[i] = e[i]; });
+  tack::parallel_for(
+      Backend{}, n, TACK_LAMBDA(index_t i) { o[i] = e[i]; });
   out.download();
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(out[i], e[i]) << i;
 }

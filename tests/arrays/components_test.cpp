@@ -36,7 +36,8 @@ using tack::vec4f;
 namespace ta = tack::arrays;
 
 TEST(Components, BuildsVectorsFromScalarArrays) {
-  auto p = ta::components(ta::counting<float>(3), ta::constant(5.0f, 3), ta::counting<float>(3, 10));
+  auto p =
+      ta::components(ta::counting<float>(3), ta::constant(5.0f, 3), ta::counting<float>(3, 10));
   static_assert(std::is_same_v<decltype(p)::value_type, vec3f>);
   ASSERT_EQ(p.size(), 3);
   EXPECT_EQ(p[2], (vec3f{2, 5, 12}));

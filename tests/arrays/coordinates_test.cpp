@@ -54,8 +54,8 @@ TEST(CartesianProduct, TwoAxesOfComputedCoordinates) {
 }
 
 TEST(CartesianProduct, AnEmptyAxisGivesAnEmptyArray) {
-  auto p = ta::cartesian_product(ta::counting<float>(3), ta::counting<float>(0),
-                                 ta::counting<float>(2));
+  auto p =
+      ta::cartesian_product(ta::counting<float>(3), ta::counting<float>(0), ta::counting<float>(2));
   EXPECT_EQ(p.size(), 0);
 }
 

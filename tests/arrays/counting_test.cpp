@@ -52,7 +52,8 @@ TEST(Counting, ComputesFromTheIndexWithoutAccumulatingRoundingError) {
 
 TEST(Counting, LengthIsARunTimeValueNotPartOfTheType) {
   static_assert(std::is_same_v<decltype(ta::counting<int>(5)), decltype(ta::counting<int>(7))>);
-  static_assert(std::is_same_v<decltype(ta::counting<int>(5, 2, 3)), decltype(ta::counting<int>(9))>);
+  static_assert(
+      std::is_same_v<decltype(ta::counting<int>(5, 2, 3)), decltype(ta::counting<int>(9))>);
   static_assert(std::is_same_v<decltype(ta::constant(1.0f, 3)), decltype(ta::constant(2.0f, 8))>);
   auto a = ta::counting<int>(5);
   a = ta::counting<int>(7, 10);  // same type: assignable
@@ -86,8 +87,8 @@ TEST(Counting, AStepOfOneRunsAFormWithoutAMultiply) {
     int start, step;
     int form;  // 0: counting_index_fn, 1: counting_unit_step_fn, 2: counting_fn
   };
-  for (const expected e : {expected{0, 1, 0}, expected{-7, 1, 1}, expected{-7, 3, 2},
-                           expected{0, 3, 2}}) {
+  for (const expected e :
+       {expected{0, 1, 0}, expected{-7, 1, 1}, expected{-7, 3, 2}, expected{0, 3, 2}}) {
     auto c = ta::counting<int>(50, e.start, e.step);
     int calls = 0;
     c.visit_kernel_form([&](const auto& k) {

@@ -187,9 +187,13 @@ TEST(Expressions, MixingDevicesIsAValueErrorNamingBoth) {
 }
 
 template <class A, class B>
-concept addable = requires(A a, B b) { a + b; };
+concept addable = requires(A a, B b) {
+  a + b;
+};
 template <class A, class B>
-concept multipliable = requires(A a, B b) { a * b; };
+concept multipliable = requires(A a, B b) {
+  a* b;
+};
 
 struct user_indexable {
   float operator[](index_t i) const { return float(i); }

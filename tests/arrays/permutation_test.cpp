@@ -29,7 +29,9 @@ namespace ta = tack::arrays;
 
 class Permutation : public ::testing::Test {
 protected:
-  void SetUp() override { previous_ = tack::set_precondition_handler(tack::throwing_precondition_handler); }
+  void SetUp() override {
+    previous_ = tack::set_precondition_handler(tack::throwing_precondition_handler);
+  }
   void TearDown() override { tack::set_precondition_handler(previous_); }
   tack::precondition_handler previous_ = nullptr;
 };
@@ -49,7 +51,8 @@ TEST_F(Permutation, GathersValuesByIndex) {
 
 TEST_F(Permutation, ComputedIndicesReverseAnArray) {
   std::vector<int> values{1, 2, 3, 4, 5};
-  auto reversed = ta::permutation(ta::counting<index_t>(5, 4, -1), tack::view<int>(values.data(), 5));
+  auto reversed =
+      ta::permutation(ta::counting<index_t>(5, 4, -1), tack::view<int>(values.data(), 5));
   std::vector<int> got(reversed.begin(), reversed.end());
   EXPECT_EQ(got, (std::vector<int>{5, 4, 3, 2, 1}));
 }
@@ -57,7 +60,8 @@ TEST_F(Permutation, ComputedIndicesReverseAnArray) {
 TEST_F(Permutation, StoresScatter) {
   std::vector<float> values(5, 0.0f);
   std::vector<std::uint8_t> where{4, 1, 3};
-  auto p = ta::permutation(tack::view<std::uint8_t>(where.data(), 3), tack::view<float>(values.data(), 5));
+  auto p = ta::permutation(tack::view<std::uint8_t>(where.data(), 3),
+                           tack::view<float>(values.data(), 5));
   static_assert(tack::writable_array<decltype(p)>);
   p[0] = 1.0f;
   p[1] = 2.0f;

@@ -167,11 +167,11 @@ TEST(Protocol, ASpecializedFormIsChosenAtAnyDepth) {
     c.visit_kernel_form([&](const auto& k) {
       using K = std::remove_cvref_t<decltype(k)>;
       static_assert(std::is_trivially_copyable_v<K>);
-      const bool unit = std::is_same_v<
-          K, decltype(ta::concatenate(tack::view<float>(), ta::implicit_array(
-                                                                 ta::counting_unit_step_fn<float>{},
-                                                                 0)) +
-                      1.0f)>;
+      const bool unit =
+          std::is_same_v<K, decltype(ta::concatenate(tack::view<float>(),
+                                                     ta::implicit_array(
+                                                         ta::counting_unit_step_fn<float>{}, 0)) +
+                                     1.0f)>;
       EXPECT_EQ(unit, step == 1.0f);
       ASSERT_EQ(k.size(), 5);
       for (index_t i = 0; i < 5; ++i) EXPECT_EQ(k[i], c[i]) << i;

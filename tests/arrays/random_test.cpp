@@ -65,8 +65,8 @@ TEST(RandomBits, ArePhiloxOfTheIndexUnderTheSeed) {
   static_assert(std::is_trivially_copyable_v<decltype(r32)>);
   static_assert(!tack::writable_array<decltype(r32)>);
   for (index_t i = 0; i < 10; ++i) {
-    auto b = tack::detail::philox4x32<10>(
-        {{std::uint32_t(i), 0u, 0u, 0u}}, 0x89abcdefu, 0x01234567u);
+    auto b =
+        tack::detail::philox4x32<10>({{std::uint32_t(i), 0u, 0u, 0u}}, 0x89abcdefu, 0x01234567u);
     EXPECT_EQ(r32[i], b.v[0]);
     EXPECT_EQ(r64[i], (std::uint64_t(b.v[0]) << 32) | b.v[1]);
     EXPECT_EQ(r32[i], std::uint32_t(r64[i] >> 32));  // the 32-bit value is the high half
@@ -220,8 +220,8 @@ void check_normal_statistics(std::uint64_t seed) {
   const double mean = s1 / n, var = s2 / n - mean * mean;
   EXPECT_NEAR(mean, 0.0, 5 / std::sqrt(n));
   EXPECT_NEAR(var, 1.0, 5 * std::sqrt(2.0 / n));
-  EXPECT_NEAR(s3 / n, 0.0, 5 * std::sqrt(15.0 / n));       // skewness (sd of x^3 is sqrt(15))
-  EXPECT_NEAR(s4 / n, 3.0, 5 * std::sqrt(96.0 / n));       // kurtosis (var of x^4 is 105 - 9)
+  EXPECT_NEAR(s3 / n, 0.0, 5 * std::sqrt(15.0 / n));  // skewness (sd of x^3 is sqrt(15))
+  EXPECT_NEAR(s4 / n, 3.0, 5 * std::sqrt(96.0 / n));  // kurtosis (var of x^4 is 105 - 9)
   const double p_tail = 2 * normal_cdf(-3.0);
   EXPECT_NEAR(double(tail) / n, p_tail, 5 * std::sqrt(p_tail / n));
   double chi2 = 0;
@@ -229,7 +229,8 @@ void check_normal_statistics(std::uint64_t seed) {
     const double lo = b == 0 ? -INFINITY : -3.0 + (b - 1) / 3.0;
     const double hi = b == 19 ? INFINITY : -3.0 + b / 3.0;
     const double expected = n * (normal_cdf(hi) - normal_cdf(lo));
-    chi2 += (double(bins[std::size_t(b)]) - expected) * (double(bins[std::size_t(b)]) - expected) / expected;
+    chi2 += (double(bins[std::size_t(b)]) - expected) * (double(bins[std::size_t(b)]) - expected) /
+            expected;
   }
   EXPECT_LT(chi2, chi2_19_p999) << "seed " << seed;
 }

@@ -84,10 +84,10 @@ TEST(StoreAlgorithms, Refusals) {
                    tack::value_error, "tack::copyto", "3 elements", "4");
   std::vector<double> host(4, 1.0);
   auto ro = tack::from_ptr(host.data(), {4});  // borrowed without `writable`: read-only
-  EXPECT_THROW_MSG(tack::copyto(ta::strided(ro, 2), ta::counting<double>(2)),
-                   tack::read_only_error, "tack::copyto", "read-only", ro.describe());
-  EXPECT_THROW_MSG(tack::fill(ta::permutation(order, ro), 0.0), tack::read_only_error,
-                   "tack::fill", "read-only");
+  EXPECT_THROW_MSG(tack::copyto(ta::strided(ro, 2), ta::counting<double>(2)), tack::read_only_error,
+                   "tack::copyto", "read-only", ro.describe());
+  EXPECT_THROW_MSG(tack::fill(ta::permutation(order, ro), 0.0), tack::read_only_error, "tack::fill",
+                   "read-only");
   EXPECT_EQ(host, (std::vector<double>(4, 1.0)));  // nothing written
 }
 

@@ -31,7 +31,9 @@ struct to_kelvin {
   TACK_HOST_DEVICE double operator()(double celsius) const { return celsius + 273.15; }
 };
 struct norm2 {
-  TACK_HOST_DEVICE float operator()(const vec3f& v) const { return v[0] * v[0] + v[1] * v[1] + v[2] * v[2]; }
+  TACK_HOST_DEVICE float operator()(const vec3f& v) const {
+    return v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+  }
 };
 struct scale_vec {
   TACK_HOST_DEVICE vec3f operator()(const vec3f& v) const { return 2.0f * v; }

@@ -48,8 +48,10 @@ TEST(Writability, ComputedArraysAreNeverWritable) {
   static_assert(!writable<decltype(ta::random_uniform<float>(1, 1))>);
   static_assert(!writable<decltype(ta::random_normal<double>(1, 1))>);
   static_assert(!writable<decltype(ta::random_bits(1, 1))>);
-  static_assert(!writable<decltype(ta::cartesian_product(std::declval<computed>(), std::declval<computed>()))>);
-  static_assert(!writable<decltype(ta::cartesian_product(std::declval<stored>(), std::declval<stored>()))>);
+  static_assert(!writable<decltype(ta::cartesian_product(std::declval<computed>(),
+                                                         std::declval<computed>()))>);
+  static_assert(
+      !writable<decltype(ta::cartesian_product(std::declval<stored>(), std::declval<stored>()))>);
   static_assert(!writable<decltype(ta::cast<double>(std::declval<stored>()))>);
   static_assert(!writable<decltype(ta::transform(std::declval<stored>(), twice{}))>);
   static_assert(!writable<decltype(std::declval<stored>() + std::declval<stored>())>);
@@ -65,16 +67,23 @@ TEST(Writability, RearrangingArraysAreWritableExactlyWhenWhatTheyWriteIntoIs) {
   static_assert(writable<decltype(ta::strided(std::declval<stored_vec>(), 1))>);
   static_assert(!writable<decltype(ta::strided(std::declval<computed_vec>(), 1))>);
   // permutation: writable when the values are (the indices are only read)
-  static_assert(writable<decltype(ta::permutation(std::declval<indices>(), std::declval<stored>()))>);
-  static_assert(!writable<decltype(ta::permutation(std::declval<indices>(), std::declval<computed>()))>);
+  static_assert(
+      writable<decltype(ta::permutation(std::declval<indices>(), std::declval<stored>()))>);
+  static_assert(
+      !writable<decltype(ta::permutation(std::declval<indices>(), std::declval<computed>()))>);
   // concatenate: when every part is
-  static_assert(writable<decltype(ta::concatenate(std::declval<stored>(), std::declval<stored>()))>);
-  static_assert(writable<decltype(ta::concatenate(std::declval<stored_vec>(), std::declval<stored_soa>()))>);
-  static_assert(!writable<decltype(ta::concatenate(std::declval<stored>(), std::declval<computed>()))>);
-  static_assert(!writable<decltype(ta::concatenate(std::declval<stored>(), std::declval<stored_const>()))>);
+  static_assert(
+      writable<decltype(ta::concatenate(std::declval<stored>(), std::declval<stored>()))>);
+  static_assert(
+      writable<decltype(ta::concatenate(std::declval<stored_vec>(), std::declval<stored_soa>()))>);
+  static_assert(
+      !writable<decltype(ta::concatenate(std::declval<stored>(), std::declval<computed>()))>);
+  static_assert(
+      !writable<decltype(ta::concatenate(std::declval<stored>(), std::declval<stored_const>()))>);
   // components: when every component array is
   static_assert(writable<decltype(ta::components(std::declval<stored>(), std::declval<stored>()))>);
-  static_assert(!writable<decltype(ta::components(std::declval<stored>(), std::declval<computed>()))>);
+  static_assert(
+      !writable<decltype(ta::components(std::declval<stored>(), std::declval<computed>()))>);
   // extract_component: when the vector array is
   static_assert(writable<decltype(ta::extract_component(std::declval<stored_vec>(), 0))>);
   static_assert(writable<decltype(ta::extract_component(std::declval<stored_soa>(), 0))>);
@@ -83,17 +92,23 @@ TEST(Writability, RearrangingArraysAreWritableExactlyWhenWhatTheyWriteIntoIs) {
   static_assert(writable<decltype(ta::transform(std::declval<stored>(), twice{}, half{}))>);
   static_assert(!writable<decltype(ta::transform(std::declval<computed>(), twice{}, half{}))>);
   // and it composes: a view of a permutation of storage writes into the storage
-  static_assert(writable<decltype(ta::view(
-                    ta::permutation(std::declval<indices>(), ta::strided(std::declval<stored>(), 2)), 0, 0))>);
-  static_assert(!writable<decltype(ta::view(
-                    ta::permutation(std::declval<indices>(), ta::strided(std::declval<computed>(), 2)), 0, 0))>);
+  static_assert(writable<decltype(ta::view(ta::permutation(std::declval<indices>(),
+                                                           ta::strided(std::declval<stored>(), 2)),
+                                           0, 0))>);
+  static_assert(
+      !writable<decltype(ta::view(
+          ta::permutation(std::declval<indices>(), ta::strided(std::declval<computed>(), 2)), 0,
+          0))>);
 }
 
 TEST(Writability, ElementsWithARealAddressAreAddressable) {
   static_assert(tack::addressable_array<decltype(ta::view(std::declval<stored>(), 0, 0))>);
-  static_assert(tack::addressable_array<decltype(ta::permutation(std::declval<indices>(), std::declval<stored>()))>);
-  static_assert(!tack::addressable_array<decltype(ta::components(std::declval<stored>(), std::declval<stored>()))>);
-  static_assert(!tack::addressable_array<decltype(ta::transform(std::declval<stored>(), twice{}, half{}))>);
+  static_assert(tack::addressable_array<decltype(ta::permutation(std::declval<indices>(),
+                                                                 std::declval<stored>()))>);
+  static_assert(!tack::addressable_array<decltype(ta::components(std::declval<stored>(),
+                                                                 std::declval<stored>()))>);
+  static_assert(
+      !tack::addressable_array<decltype(ta::transform(std::declval<stored>(), twice{}, half{}))>);
 }
 
 TEST(Writability, NestedStoresLandInTheStorage) {

@@ -30,17 +30,17 @@
 /// Expects `expr` to throw `type` whose what() contains every fragment (string literals or
 /// std::strings, evaluated after the throw); an exception of another type propagates and fails the
 /// test. `EXPECT_THROW_MSG(a.at(9), tack::index_error, "at", "9", a.describe());`
-#define EXPECT_THROW_MSG(expr, type, ...)                                                          \
-  do {                                                                                             \
-    try {                                                                                          \
-      (void)(expr);                                                                                \
-      ADD_FAILURE() << #expr " did not throw " #type;                                              \
-    } catch (const type& tack_test_error_) {                                                       \
-      const std::string tack_test_what_ = tack_test_error_.what();                                 \
-      for (const std::string& tack_test_frag_ : std::initializer_list<std::string>{__VA_ARGS__})   \
-        EXPECT_NE(tack_test_what_.find(tack_test_frag_), std::string::npos)                        \
-            << "message \"" << tack_test_what_ << "\" lacks \"" << tack_test_frag_ << "\"";        \
-    }                                                                                              \
+#define EXPECT_THROW_MSG(expr, type, ...)                                                        \
+  do {                                                                                           \
+    try {                                                                                        \
+      (void)(expr);                                                                              \
+      ADD_FAILURE() << #expr " did not throw " #type;                                            \
+    } catch (const type& tack_test_error_) {                                                     \
+      const std::string tack_test_what_ = tack_test_error_.what();                               \
+      for (const std::string& tack_test_frag_ : std::initializer_list<std::string>{__VA_ARGS__}) \
+        EXPECT_NE(tack_test_what_.find(tack_test_frag_), std::string::npos)                      \
+            << "message \"" << tack_test_what_ << "\" lacks \"" << tack_test_frag_ << "\"";      \
+    }                                                                                            \
   } while (0)
 
 namespace tack::test {
@@ -157,9 +157,11 @@ namespace detail {
 // device-memory paths (refused host access, copies through the CUDA runtime) on a machine without a
 // GPU. 64-byte aligned like the library's host allocator.
 struct fake_device_memory final : tack::allocator {
-  void* allocate(std::size_t bytes) override { return ::operator new(bytes, std::align_val_t{64}); }
+  void* allocate(std::size_t bytes) override {
+    return ::operator new (bytes, std::align_val_t{64});
+  }
   void deallocate(void* p, std::size_t) noexcept override {
-    ::operator delete(p, std::align_val_t{64});
+    ::operator delete (p, std::align_val_t{64});
   }
   tack::memory_space space() const noexcept override { return tack::memory_space::device; }
   tack::device device() const noexcept override { return tack::cuda(0); }

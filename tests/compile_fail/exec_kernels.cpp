@@ -28,11 +28,13 @@ int main() {
   (void)tack::parallel_reduce(tack::serial_backend{}, 8, 0.0,
                               [](tack::index_t) { return std::string("x"); });
 #elif TACK_COMPILE_FAIL_CASE == 5
-  (void)tack::parallel_scan(tack::serial_backend{}, 8, 0, [](tack::index_t) { return 1; },
-                            [=](tack::index_t i, int inclusive) { p[i] = inclusive; });
+  (void)tack::parallel_scan(
+      tack::serial_backend{}, 8, 0, [](tack::index_t) { return 1; },
+      [=](tack::index_t i, int inclusive) { p[i] = inclusive; });
 #elif TACK_COMPILE_FAIL_CASE == 6
-  (void)tack::parallel_reduce(tack::serial_backend{}, 8, 0, [](tack::index_t) { return 1; },
-                              [](std::string a, std::string) { return a; });
+  (void)tack::parallel_reduce(
+      tack::serial_backend{}, 8, 0, [](tack::index_t) { return 1; },
+      [](std::string a, std::string) { return a; });
 #endif
   return out[0];
 }

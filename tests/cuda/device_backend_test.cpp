@@ -42,7 +42,9 @@ template <class B>
 class device_paths : public tack::test::backend_test<B> {
 protected:
   tack::device dev() const { return tack::test::device_of<B>(); }
-  tack::options on(tack::layout l = tack::layout::aos) const { return {.device = dev(), .layout = l}; }
+  tack::options on(tack::layout l = tack::layout::aos) const {
+    return {.device = dev(), .layout = l};
+  }
   static constexpr bool gpu = std::is_same_v<B, tack::cuda_backend>;
 
   // An array on this backend's device holding `values` (copied from the host).
@@ -66,7 +68,8 @@ std::vector<vec3f> sample_vec3f(index_t n) {
 // Bitwise equality: NaNs with the same bits, -0.0 distinct from +0.0.
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
 // ---- fills -------------------------------------------------------------------------------------
@@ -130,7 +133,8 @@ TYPED_TEST(device_paths, copies_between_layouts_keep_every_component) {
   tack::copyto(target.rows(100, 200), soa.rows(1000, 1100));
   const auto got = target.to_vector();
   for (index_t i = 0; i < n; ++i) {
-    const vec3f want = i >= 100 && i < 200 ? values[static_cast<std::size_t>(i + 900)] : vec3f{0, 0, 0};
+    const vec3f want =
+        i >= 100 && i < 200 ? values[static_cast<std::size_t>(i + 900)] : vec3f{0, 0, 0};
     ASSERT_EQ(got[static_cast<std::size_t>(i)], want) << "element " << i;
   }
 }
@@ -165,7 +169,8 @@ struct square_plus_one {
 TYPED_TEST(device_paths, copyto_from_an_implicit_array_runs_on_the_destinations_device) {
   const index_t n = 10007;
   auto out = tack::empty<double>(n, this->on());
-  tack::copyto(out, tack::arrays::transform(tack::arrays::counting<double>(n, 1.0, 0.5), square_plus_one{}));
+  tack::copyto(
+      out, tack::arrays::transform(tack::arrays::counting<double>(n, 1.0, 0.5), square_plus_one{}));
   const auto got = out.to_vector();
   for (index_t i = 0; i < n; ++i) {
     const double x = 1.0 + 0.5 * double(i);
@@ -200,7 +205,7 @@ TYPED_TEST(device_paths, growth_and_insertion_keep_the_values_on_the_device) {
   std::vector<float> values(3000);
   std::iota(values.begin(), values.end(), 0.0f);
   auto a = this->make(values);
-  a.resize(100000);  // a reallocation: the kept bytes move device to device
+  a.resize(100000);       // a reallocation: the kept bytes move device to device
   a.insert(10, 3, 0.5f);  // a shift within the allocation (overlapping move)
   a.erase(0, 2);
   const auto got = a.to_vector();

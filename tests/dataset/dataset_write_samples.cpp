@@ -66,12 +66,15 @@ int write_samples(const std::string& dir) {
   cell(8, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}});
   cell(9, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}});
   cell(10, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
-  cell(11, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}});
-  cell(12, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}});
+  cell(11,
+       {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}});
+  cell(12,
+       {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}});
   cell(13, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}});
   cell(14, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5f, 0.5f, 1}});
-  td::unstructured_grid unst(tack::array_from(p).copy({.layout = tack::layout::soa}), tack::array_from(conn),
-                             tack::array_from(off), tack::array_from(types));
+  td::unstructured_grid unst(tack::array_from(p).copy({.layout = tack::layout::soa}),
+                             tack::array_from(conn), tack::array_from(off),
+                             tack::array_from(types));
   add_fields(unst);
   const std::pair<const char*, td::vtk_options> encodings[] = {
       {"ascii", {td::vtk_encoding::ascii, td::vtk_header::uint64}},
@@ -111,7 +114,8 @@ void json_values(std::ostream& o, const std::vector<T>& v) {
     } else {
       const auto* c = reinterpret_cast<const tack::scalar_t<T>*>(&v[i]);
       o << "[";
-      for (int k = 0; k < tack::components_v<T>; ++k) o << (k ? "," : "") << json_number(static_cast<double>(c[k]));
+      for (int k = 0; k < tack::components_v<T>; ++k)
+        o << (k ? "," : "") << json_number(static_cast<double>(c[k]));
       o << "]";
     }
   }
@@ -124,8 +128,8 @@ void json_fields(std::ostream& o, const G& g) {
   bool first = true;
   for (const auto& [name, f] : g.fields) {
     o << (first ? "" : ",") << "\"" << name << "\":{\"association\":\""
-      << (f.space().kind() == td::space_kind::H1 ? "point" : "cell") << "\",\"dtype\":\"" << f.dtype().name()
-      << "\",\"components\":" << f.components() << ",\"values\":";
+      << (f.space().kind() == td::space_kind::H1 ? "point" : "cell") << "\",\"dtype\":\""
+      << f.dtype().name() << "\",\"components\":" << f.components() << ",\"values\":";
     f.values().visit([&](auto a) { json_values(o, a.to_vector()); });
     o << "}";
     first = false;
@@ -139,10 +143,10 @@ int read_file(const std::string& path) {
   o << "{";
   if (auto* g = std::get_if<td::uniform_grid>(&m)) {
     const auto d = g->point_dims();
-    o << "\"type\":\"ImageData\",\"dims\":[" << d[0] << "," << d[1] << "," << d[2] << "],\"origin\":["
-      << json_number(g->origin()[0]) << "," << json_number(g->origin()[1]) << "," << json_number(g->origin()[2])
-      << "],\"spacing\":[" << json_number(g->spacing()[0]) << "," << json_number(g->spacing()[1]) << ","
-      << json_number(g->spacing()[2]) << "],";
+    o << "\"type\":\"ImageData\",\"dims\":[" << d[0] << "," << d[1] << "," << d[2]
+      << "],\"origin\":[" << json_number(g->origin()[0]) << "," << json_number(g->origin()[1])
+      << "," << json_number(g->origin()[2]) << "],\"spacing\":[" << json_number(g->spacing()[0])
+      << "," << json_number(g->spacing()[1]) << "," << json_number(g->spacing()[2]) << "],";
     json_fields(o, *g);
   } else if (auto* r = std::get_if<td::rectilinear_grid>(&m)) {
     o << "\"type\":\"RectilinearGrid\",\"axes\":[";

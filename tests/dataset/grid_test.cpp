@@ -29,8 +29,8 @@ TEST(dataset_grid, uniform_grid_points_are_implicit_coordinates) {
 
 TEST(dataset_grid, uniform_grid_refuses_bad_dims_and_spacing) {
   EXPECT_THROW_MSG(td::uniform_grid({0, 2, 2}), tack::value_error, "uniform_grid", "(0, 2, 2)");
-  EXPECT_THROW_MSG(td::uniform_grid({2, 2, 2}, {0, 0, 0}, {1, -1, 1}), tack::value_error, "uniform_grid",
-                   "spacing", "-1");
+  EXPECT_THROW_MSG(td::uniform_grid({2, 2, 2}, {0, 0, 0}, {1, -1, 1}), tack::value_error,
+                   "uniform_grid", "spacing", "-1");
 }
 
 TEST(dataset_grid, rectilinear_grid_points_are_a_cartesian_product) {
@@ -43,9 +43,10 @@ TEST(dataset_grid, rectilinear_grid_points_are_a_cartesian_product) {
   EXPECT_THROW_MSG(td::rectilinear_grid(tack::array_from({0.0, 2.0, 1.0}), tack::array_from({0.0}),
                                         tack::array_from({0.0})),
                    tack::value_error, "rectilinear_grid", "axis x", "increasing", "element 2");
-  EXPECT_THROW_MSG(td::rectilinear_grid(tack::array_from({0.0}), tack::array_from(std::vector<double>{}),
-                                        tack::array_from({0.0})),
-                   tack::value_error, "axis y", "empty");
+  EXPECT_THROW_MSG(
+      td::rectilinear_grid(tack::array_from({0.0}), tack::array_from(std::vector<double>{}),
+                           tack::array_from({0.0})),
+      tack::value_error, "axis y", "empty");
 }
 
 namespace {
@@ -56,7 +57,8 @@ td::unstructured_grid two_tets(tack::array<tack::vec3f> pts) {
                                tack::array_from<std::uint8_t>({10, 10}));
 }
 tack::array<tack::vec3f> two_tet_points() {
-  return tack::array_from(std::vector<tack::vec3f>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}});
+  return tack::array_from(
+      std::vector<tack::vec3f>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}});
 }
 }  // namespace
 
@@ -88,7 +90,8 @@ TEST(dataset_grid, unstructured_grid_counts_and_validation) {
                    tack::value_error, "hexahedron", "has 4 points");
   // int32 connectivity is converted
   td::unstructured_grid g32(pts, tack::array_from<std::int32_t>({0, 1, 2, 3}),
-                            tack::array_from<std::int32_t>({0, 4}), tack::array_from<std::uint8_t>({10}));
+                            tack::array_from<std::int32_t>({0, 4}),
+                            tack::array_from<std::uint8_t>({10}));
   EXPECT_EQ(g32.n_cells(), 1);
 }
 
@@ -121,15 +124,16 @@ TEST(dataset_grid, field_map_insertion_order_erase_contains) {
   EXPECT_EQ(g.fields.erase("pressure"), 1u);
   EXPECT_EQ(g.fields.erase("pressure"), 0u);
   EXPECT_FALSE(g.fields.contains("pressure"));
-  EXPECT_THROW_MSG(g.fields.at("pressure"), tack::index_error, "no field named 'pressure'", "'velocity'");
+  EXPECT_THROW_MSG(g.fields.at("pressure"), tack::index_error, "no field named 'pressure'",
+                   "'velocity'");
   // replacing keeps the place
   g.fields["velocity"] = td::field(td::H1(g), tack::ones<float>(8));
   EXPECT_EQ(g.fields.begin()->first, "velocity");
   EXPECT_EQ(g.fields.begin()->second.components(), 1);
   // a field of another mesh
   td::uniform_grid other({2, 2, 2});
-  EXPECT_THROW_MSG(g.fields["x"] = td::field(td::H1(other), tack::ones<float>(8)), tack::value_error,
-                   "field 'x'", "another mesh");
+  EXPECT_THROW_MSG(g.fields["x"] = td::field(td::H1(other), tack::ones<float>(8)),
+                   tack::value_error, "field 'x'", "another mesh");
 }
 
 TEST(dataset_interpolate, uniform_trilinear_is_exact_for_linear_fields) {
@@ -145,7 +149,8 @@ TEST(dataset_interpolate, uniform_trilinear_is_exact_for_linear_fields) {
   EXPECT_NEAR(u[0], -0.3 + 3.4, 1e-5);
   EXPECT_NEAR(u[1], 7.2, 1e-5);
   EXPECT_NEAR(u[2], 1, 1e-6);
-  auto q = tack::array_from(std::vector<tack::vec3f>{{-1, 0, 2}, {1, 3, 2.5f}, {5, 0, 0}, {0.1f, 0.2f, 2.3f}});
+  auto q = tack::array_from(
+      std::vector<tack::vec3f>{{-1, 0, 2}, {1, 3, 2.5f}, {5, 0, 0}, {0.1f, 0.2f, 2.3f}});
   auto r = f.interpolate(q).to_vector();
   EXPECT_NEAR(r[0][0], -1, 1e-5);
   EXPECT_NEAR(r[1][0], 7, 1e-5);
@@ -214,12 +219,34 @@ TEST(dataset_interpolate, hexahedron_voxel_wedge_pyramid_quad_triangle_line_vert
     tack::vec3d inside, outside;
   };
   const std::vector<cell> cells = {
-      {12, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}}, {0.2, 0.7, 0.4}, {1.1, 0.5, 0.5}},
+      {12,
+       {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}},
+       {0.2, 0.7, 0.4},
+       {1.1, 0.5, 0.5}},
       // a distorted hexahedron
-      {12, {{0, 0, 0}, {2, 0, 0}, {2.2, 1, 0}, {0, 1.2, 0}, {0, 0, 1}, {2, 0, 1.1}, {2, 1, 1}, {0, 1, 1}}, {1.0, 0.5, 0.5}, {2.5, 0.5, 0.5}},
-      {11, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}}, {0.3, 0.6, 0.9}, {0.3, 0.6, 1.2}},
-      {13, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}}, {0.2, 0.3, 0.8}, {0.6, 0.6, 0.5}},
-      {14, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 1}}, {0.5, 0.4, 0.3}, {0.05, 0.05, 0.9}},
+      {12,
+       {{0, 0, 0},
+        {2, 0, 0},
+        {2.2, 1, 0},
+        {0, 1.2, 0},
+        {0, 0, 1},
+        {2, 0, 1.1},
+        {2, 1, 1},
+        {0, 1, 1}},
+       {1.0, 0.5, 0.5},
+       {2.5, 0.5, 0.5}},
+      {11,
+       {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}, {1, 1, 1}},
+       {0.3, 0.6, 0.9},
+       {0.3, 0.6, 1.2}},
+      {13,
+       {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {0, 1, 1}},
+       {0.2, 0.3, 0.8},
+       {0.6, 0.6, 0.5}},
+      {14,
+       {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 1}},
+       {0.5, 0.4, 0.3},
+       {0.05, 0.05, 0.9}},
       {9, {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}, {0.3, 0.8, 0}, {0.3, 0.8, 0.1}},
       {8, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}, {0.6, 0.1, 0}, {1.6, 0.1, 0}},
       {5, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {0.3, 0.3, 0}, {0.6, 0.6, 0}},
@@ -324,8 +351,9 @@ TEST(dataset_interpolate, locator_finds_points_on_faces_that_lie_on_bin_faces) {
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = linear(pts[i]);
   td::field f(td::H1(g), tack::array_from(v));
   // on the inner faces x = 2 (y in [2, 4]) and y = 2 (x in [2, 4]), and at the inner corner
-  for (const tack::vec3d& p : {tack::vec3d{2, 3, 1}, tack::vec3d{2, 2.5, 0.5}, tack::vec3d{3, 2, 1.5},
-                               tack::vec3d{2, 2, 1}, tack::vec3d{2, 4, 2}, tack::vec3d{4, 2, 0}}) {
+  for (const tack::vec3d& p :
+       {tack::vec3d{2, 3, 1}, tack::vec3d{2, 2.5, 0.5}, tack::vec3d{3, 2, 1.5},
+        tack::vec3d{2, 2, 1}, tack::vec3d{2, 4, 2}, tack::vec3d{4, 2, 0}}) {
     EXPECT_NEAR(f.interpolate(p), linear(p), 1e-9) << p[0] << " " << p[1] << " " << p[2];
   }
   // outside those faces by less than the tolerance: inside; by 1e-3: outside

@@ -41,7 +41,8 @@ std::vector<tack::vec3d> queries(double scale) {
   for (int k = 0; k < 7; ++k)
     for (int j = 0; j < 7; ++j)
       for (int i = 0; i < 9; ++i)
-        q.push_back(tack::vec3d{scale * (-0.25 + 0.17 * i + 0.013 * j), scale * (-0.25 + 0.23 * j + 0.007 * k),
+        q.push_back(tack::vec3d{scale * (-0.25 + 0.17 * i + 0.013 * j),
+                                scale * (-0.25 + 0.23 * j + 0.007 * k),
                                 scale * (-0.25 + 0.24 * k + 0.011 * i)});
   return q;
 }
@@ -74,15 +75,18 @@ void check_on(const tack::device& d, Make make, const std::vector<tack::vec3d>& 
   const auto host_field = make(tack::cpu(), tack::layout::aos);
   const auto want = host_field.interpolate(tack::array_from(q)).to_vector();
   int outside = 0;
-  for (const auto& w : want) outside += std::isnan(reinterpret_cast<const tack::scalar_t<T>*>(&w)[0]) ? 1 : 0;
+  for (const auto& w : want)
+    outside += std::isnan(reinterpret_cast<const tack::scalar_t<T>*>(&w)[0]) ? 1 : 0;
   EXPECT_GT(outside, 0);
   EXPECT_LT(outside, static_cast<int>(want.size()));
   for (auto layout : {tack::layout::aos, tack::layout::soa}) {
     const auto f = make(d, layout);
     auto pts = tack::array_from(q).copy({.device = d, .layout = layout});
     expect_same(f.interpolate(pts).to_vector(), want, exact);
-    auto ptsf = tack::array_from(q).template astype<tack::vec3f>().copy({.device = d, .layout = layout});
-    const auto wantf = host_field.interpolate(tack::array_from(q).template astype<tack::vec3f>()).to_vector();
+    auto ptsf =
+        tack::array_from(q).template astype<tack::vec3f>().copy({.device = d, .layout = layout});
+    const auto wantf =
+        host_field.interpolate(tack::array_from(q).template astype<tack::vec3f>()).to_vector();
     expect_same(f.interpolate(ptsf).to_vector(), wantf, exact);
     // one point: computed the same way
     const T one = f.interpolate(q[3]);
@@ -110,13 +114,15 @@ td::unstructured_grid hex_and_tets(const tack::device& d, tack::layout layout) {
     off.push_back(index_t(conn.size()));
     types.push_back(10);
   }
-  for (index_t v : {id(0, 0, 1), id(1, 0, 1), id(1, 1, 1), id(0, 1, 1), id(0, 0, 2), id(1, 0, 2), id(1, 1, 2), id(0, 1, 2)}) {
+  for (index_t v : {id(0, 0, 1), id(1, 0, 1), id(1, 1, 1), id(0, 1, 1), id(0, 0, 2), id(1, 0, 2),
+                    id(1, 1, 2), id(0, 1, 2)}) {
     conn.push_back(v);
   }
   off.push_back(index_t(conn.size()));
   types.push_back(12);
   return td::unstructured_grid(tack::array_from(p).copy({.device = d, .layout = layout}),
-                               tack::array_from(conn).to_device(d), tack::array_from(off).to_device(d),
+                               tack::array_from(conn).to_device(d),
+                               tack::array_from(off).to_device(d),
                                tack::array_from(types).to_device(d));
 }
 
@@ -169,10 +175,12 @@ TYPED_TEST(dataset_backend_test, unstructured_h1_and_l2_with_the_locator) {
     };
     check_on<tack::vec3f>(d, make_h1, queries(1.0), exact);
     auto make_l2 = [&](const tack::device& dev, tack::layout) {
-      return td::field(td::L2(g), tack::array_from({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f}).to_device(dev));
+      return td::field(td::L2(g),
+                       tack::array_from({1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f}).to_device(dev));
     };
     check_on<float>(d, make_l2, queries(1.0), exact);
-    EXPECT_EQ(g.locator_builds(), 1);  // built once, on the first interpolation, for every query after it
+    EXPECT_EQ(g.locator_builds(),
+              1);  // built once, on the first interpolation, for every query after it
   }
 }
 
@@ -187,7 +195,8 @@ td::unstructured_grid jittered_tet_box(const tack::device& d, int n) {
       for (int i = 0; i < m; ++i) {
         auto shake = [&](int x, int salt) {
           if (x == 0 || x == n) return double(x);
-          const unsigned h = static_cast<unsigned>((i * 73856093) ^ (j * 19349663) ^ (k * 83492791) ^ salt);
+          const unsigned h =
+              static_cast<unsigned>((i * 73856093) ^ (j * 19349663) ^ (k * 83492791) ^ salt);
           return x + 0.2 * (double(h % 1001) / 1000.0 - 0.5);
         };
         p.push_back(tack::vec3d{shake(i, 1), shake(j, 2), shake(k, 3)});
@@ -208,9 +217,11 @@ td::unstructured_grid jittered_tet_box(const tack::device& d, int n) {
   const index_t cells = index_t(n) * n * n * 6;
   std::vector<index_t> off;
   for (index_t c = 0; c <= cells; ++c) off.push_back(4 * c);
-  return td::unstructured_grid(tack::array_from(p).to_device(d), tack::array_from(conn).to_device(d),
-                               tack::array_from(off).to_device(d),
-                               tack::array_from(std::vector<std::uint8_t>(static_cast<std::size_t>(cells), 10)).to_device(d));
+  return td::unstructured_grid(
+      tack::array_from(p).to_device(d), tack::array_from(conn).to_device(d),
+      tack::array_from(off).to_device(d),
+      tack::array_from(std::vector<std::uint8_t>(static_cast<std::size_t>(cells), 10))
+          .to_device(d));
 }
 
 TYPED_TEST(dataset_backend_test, unstructured_batch_grouped_by_bin_matches_each_point) {
@@ -220,7 +231,8 @@ TYPED_TEST(dataset_backend_test, unstructured_batch_grouped_by_bin_matches_each_
   ASSERT_GE(g.n_cells() * 4 * index_t(sizeof(index_t)), index_t{2} << 20);
   const auto p = std::get<tack::array<tack::vec3d>>(g.points()).to_vector();
   std::vector<float> v;
-  for (std::size_t i = 0; i < p.size(); ++i) v.push_back(float(p[i][0] - 2 * p[i][1] + 0.5 * p[i][2]));
+  for (std::size_t i = 0; i < p.size(); ++i)
+    v.push_back(float(p[i][0] - 2 * p[i][1] + 0.5 * p[i][2]));
   const td::field h1(td::H1(g), tack::array_from(v).to_device(d));
   std::vector<float> per_cell;
   for (index_t c = 0; c < g.n_cells(); ++c) per_cell.push_back(float(c % 1000));
@@ -228,7 +240,8 @@ TYPED_TEST(dataset_backend_test, unstructured_batch_grouped_by_bin_matches_each_
   // 40,000 points in [-1, 25]^3 (some outside), in random order
   auto r = tack::arrays::random_uniform<double>(3 * 40000, 5, -1.0, 25.0);
   std::vector<tack::vec3d> q;
-  for (index_t i = 0; i < 40000; ++i) q.push_back(tack::vec3d{r[3 * i], r[3 * i + 1], r[3 * i + 2]});
+  for (index_t i = 0; i < 40000; ++i)
+    q.push_back(tack::vec3d{r[3 * i], r[3 * i + 1], r[3 * i + 2]});
   for (auto layout : {tack::layout::aos, tack::layout::soa}) {
     const auto pts = tack::array_from(q).copy({.device = d, .layout = layout});
     const auto got_h1 = h1.interpolate(pts).to_vector();

@@ -110,9 +110,11 @@ TEST(dataset_vtk, rectilinear_and_unstructured_round_trip) {
   td::rectilinear_grid rg(tack::array_from({0.0, 0.5, 2.0}), tack::array_from({1.0, 2.0}),
                           tack::array_from({-1.0, 0.0, 4.0}));
   rg.fields["f"] = td::field(td::H1(rg), iota_f(rg.n_points()));
-  auto pts = tack::array_from(std::vector<tack::vec3d>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}, {2, 0, 0}});
+  auto pts = tack::array_from(
+      std::vector<tack::vec3d>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}, {2, 0, 0}});
   td::unstructured_grid ug(pts, tack::array_from<index_t>({0, 1, 2, 3, 1, 2, 3, 4, 1, 5}),
-                           tack::array_from<index_t>({0, 4, 8, 10}), tack::array_from<std::uint8_t>({10, 10, 3}));
+                           tack::array_from<index_t>({0, 4, 8, 10}),
+                           tack::array_from<std::uint8_t>({10, 10, 3}));
   ug.fields["u"] = td::field(td::H1(ug), tack::full<tack::vec3d>(6, tack::vec3d{1, 2, 3}));
   ug.fields["c"] = td::field(td::L2(ug), tack::array_from<std::uint8_t>({1, 2, 3}));
   for (const auto& o : all_options) {
@@ -147,9 +149,11 @@ TEST(dataset_vtk, pvd_collection) {
 
 TEST(dataset_vtk, wrong_extension_and_unwritable_path_leave_nothing) {
   td::uniform_grid g({2, 2, 2});
-  EXPECT_THROW_MSG(td::write_vtk(g, (temp_dir() / "x.vtu").string()), tack::value_error, ".vti", "x.vtu");
+  EXPECT_THROW_MSG(td::write_vtk(g, (temp_dir() / "x.vtu").string()), tack::value_error, ".vti",
+                   "x.vtu");
   const auto missing = (temp_dir() / "no_such_dir" / "x.vti").string();
-  EXPECT_THROW_MSG(td::write_vtk(g, missing), tack::error, "write_vtk", "x.vti", "No such file or directory");
+  EXPECT_THROW_MSG(td::write_vtk(g, missing), tack::error, "write_vtk", "x.vti",
+                   "No such file or directory");
   if (::geteuid() != 0) {
     const auto ro = temp_dir() / "readonly";
     fs::create_directories(ro);
@@ -184,10 +188,15 @@ TEST(dataset_vtk, bad_files_are_value_errors_naming_the_file) {
   check("trunc2.vti", text.substr(0, 200), "malformed XML", "unterminated");
   check("trunc3.vti", text.substr(0, text.find("<PointData>") + 11), "not closed");
   check("empty.vti", "", "no XML element");
-  check("garbage.vti", "<VTKFile type=\"ImageData\"><ImageData WholeExtent=\"0 1 0 1\"/></VTKFile>", "6 integers");
-  check("mismatch.vti", "<VTKFile type=\"ImageData\"><ImageData></Piece></VTKFile>", "</Piece> closes <ImageData>");
-  check("compressed.vti", "<VTKFile type=\"ImageData\" compressor=\"vtkZLibDataCompressor\"></VTKFile>", "compressed");
-  check("bigendian.vti", "<VTKFile type=\"ImageData\" byte_order=\"BigEndian\"></VTKFile>", "BigEndian");
+  check("garbage.vti", "<VTKFile type=\"ImageData\"><ImageData WholeExtent=\"0 1 0 1\"/></VTKFile>",
+        "6 integers");
+  check("mismatch.vti", "<VTKFile type=\"ImageData\"><ImageData></Piece></VTKFile>",
+        "</Piece> closes <ImageData>");
+  check("compressed.vti",
+        "<VTKFile type=\"ImageData\" compressor=\"vtkZLibDataCompressor\"></VTKFile>",
+        "compressed");
+  check("bigendian.vti", "<VTKFile type=\"ImageData\" byte_order=\"BigEndian\"></VTKFile>",
+        "BigEndian");
   check("polydata.vtp", "<VTKFile type=\"PolyData\"></VTKFile>", "PolyData");
   // ascii with too few values
   td::write_vtk(g, (temp_dir() / "a.vti").string(), {td::vtk_encoding::ascii});
@@ -198,7 +207,8 @@ TEST(dataset_vtk, bad_files_are_value_errors_naming_the_file) {
   bad.replace(a.find(" 3 4 "), 5, " 3 x ");
   check("notnum.vti", bad, "value 4", "\"x\"");
   // base64 with a wrong header
-  td::write_vtk(g, (temp_dir() / "b.vti").string(), {td::vtk_encoding::binary, td::vtk_header::uint32});
+  td::write_vtk(g, (temp_dir() / "b.vti").string(),
+                {td::vtk_encoding::binary, td::vtk_header::uint32});
   std::string b = slurp(temp_dir() / "b.vti");
   const auto d = b.find("format=\"binary\">");
   const auto s = b.find_first_not_of(" \n", d + 16);
@@ -206,8 +216,8 @@ TEST(dataset_vtk, bad_files_are_value_errors_naming_the_file) {
   check("hdr.vti", b, "bytes; expected 108");
   // unstructured: a cell index past the points, an unknown type
   auto pts = tack::array_from(std::vector<tack::vec3f>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
-  td::unstructured_grid u(pts, tack::array_from<index_t>({0, 1, 2, 3}), tack::array_from<index_t>({0, 4}),
-                          tack::array_from<std::uint8_t>({10}));
+  td::unstructured_grid u(pts, tack::array_from<index_t>({0, 1, 2, 3}),
+                          tack::array_from<index_t>({0, 4}), tack::array_from<std::uint8_t>({10}));
   td::write_vtk(u, (temp_dir() / "u.vtu").string(), {td::vtk_encoding::ascii});
   std::string ut = slurp(temp_dir() / "u.vtu");
   auto c = ut;
@@ -217,7 +227,8 @@ TEST(dataset_vtk, bad_files_are_value_errors_naming_the_file) {
   const auto ti = t.find("Name=\"types\"");
   t.replace(t.find("10", ti), 2, "42");
   check("type.vtu", t, "cell type 42", "polyhedron");
-  EXPECT_THROW_MSG(td::read_vtk((temp_dir() / "nope.vti").string()), tack::value_error, "nope.vti", "No such file");
+  EXPECT_THROW_MSG(td::read_vtk((temp_dir() / "nope.vti").string()), tack::value_error, "nope.vti",
+                   "No such file");
   EXPECT_THROW_MSG(td::read_vtk_as<td::rectilinear_grid>(good), tack::value_error, "uniform_grid");
 }
 
@@ -259,7 +270,8 @@ TEST(dataset_vtk, large_appended_array_is_read_in_pieces) {
   EXPECT_TRUE(got == want);
   EXPECT_EQ(r.fields.at("speed").as<double>().values().to_vector().back(), 1.0);
   const std::string bytes = slurp(path);
-  spit(temp_dir() / "large_cut.vti", bytes.substr(0, bytes.size() - (std::size_t{20} << 20)));  // inside velocity
-  EXPECT_THROW_MSG(td::read_vtk((temp_dir() / "large_cut.vti").string()), tack::value_error, "large_cut.vti",
-                   "'velocity'", "truncated");
+  spit(temp_dir() / "large_cut.vti",
+       bytes.substr(0, bytes.size() - (std::size_t{20} << 20)));  // inside velocity
+  EXPECT_THROW_MSG(td::read_vtk((temp_dir() / "large_cut.vti").string()), tack::value_error,
+                   "large_cut.vti", "'velocity'", "truncated");
 }

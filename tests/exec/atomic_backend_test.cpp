@@ -32,9 +32,8 @@ template <class Backend, class T>
 void check_histogram() {
   shared_buffer<Backend, T> hist(bins);
   T* h = hist.data();
-  tack::parallel_for(Backend{}, items, TACK_LAMBDA(index_t i) {
-    tack::atomic_add(h[i % bins], T(1));
-  });
+  tack::parallel_for(
+      Backend{}, items, TACK_LAMBDA(index_t i) { tack::atomic_add(h[i % bins], T(1)); });
   T total = 0;
   for (index_t b = 0; b < bins; ++b) {
     const index_t expected = items / bins + (b < items % bins ? 1 : 0);
@@ -52,7 +51,8 @@ void check_add_returns_old() {
   shared_buffer<Backend, T> olds(n);
   T* c = counter.data();
   T* o = olds.data();
-  tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) { o[i] = tack::atomic_add(c[0], T(1)); });
+  tack::parallel_for(
+      Backend{}, n, TACK_LAMBDA(index_t i) { o[i] = tack::atomic_add(c[0], T(1)); });
   EXPECT_EQ(counter[0], static_cast<T>(n));
   auto seen = olds.to_vector();
   std::sort(seen.begin(), seen.end());
@@ -70,11 +70,12 @@ void check_min_max() {
   hi[0] = std::is_signed_v<T> ? T(-1000) : T(0);
   T* l = lo.data();
   T* h = hi.data();
-  tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) {
-    const long long v = std::is_signed_v<T> ? signed_value(i) : signed_value(i) + 10000;
-    tack::atomic_min(l[0], static_cast<T>(v));
-    tack::atomic_max(h[0], static_cast<T>(v));
-  });
+  tack::parallel_for(
+      Backend{}, n, TACK_LAMBDA(index_t i) {
+        const long long v = std::is_signed_v<T> ? signed_value(i) : signed_value(i) + 10000;
+        tack::atomic_min(l[0], static_cast<T>(v));
+        tack::atomic_max(h[0], static_cast<T>(v));
+      });
   long long want_lo = 1000;
   long long want_hi = std::is_signed_v<T> ? -1000 : 0;
   for (index_t i = 0; i < n; ++i) {
@@ -96,14 +97,15 @@ void check_exchange() {
   slot[0] = T(-1);
   T* s = slot.data();
   T* o = olds.data();
-  tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) {
-    o[i] = tack::atomic_exchange(s[0], static_cast<T>(i));
-  });
+  tack::parallel_for(
+      Backend{}, n,
+      TACK_LAMBDA(index_t i) { o[i] = tack::atomic_exchange(s[0], static_cast<T>(i)); });
   auto all = olds.to_vector();
   all.push_back(slot[0]);
   std::sort(all.begin(), all.end());
   EXPECT_EQ(all[0], T(-1));
-  for (index_t i = 0; i < n; ++i) ASSERT_EQ(all[static_cast<std::size_t>(i) + 1], static_cast<T>(i));
+  for (index_t i = 0; i < n; ++i)
+    ASSERT_EQ(all[static_cast<std::size_t>(i) + 1], static_cast<T>(i));
 }
 
 // Claiming slots: exactly one index wins each slot, and the slot holds the winner.
@@ -116,10 +118,11 @@ void check_compare_exchange() {
   for (index_t k = 0; k < slots; ++k) owner[k] = T(-1);
   T* ow = owner.data();
   int* w = won.data();
-  tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) {
-    const T old = tack::atomic_compare_exchange(ow[i % slots], T(-1), static_cast<T>(i));
-    w[i] = old == T(-1) ? 1 : 0;
-  });
+  tack::parallel_for(
+      Backend{}, n, TACK_LAMBDA(index_t i) {
+        const T old = tack::atomic_compare_exchange(ow[i % slots], T(-1), static_cast<T>(i));
+        w[i] = old == T(-1) ? 1 : 0;
+      });
   std::vector<int> wins(static_cast<std::size_t>(slots), 0);
   for (index_t i = 0; i < n; ++i) {
     if (won[i]) {
@@ -140,15 +143,16 @@ void check_vector_targets() {
   vec3f* s = sums.data();
   tack::vec<int, 2>* r = ranges.data();
   tack::mat<double, 2, 2>* m = mats.data();
-  tack::parallel_for(Backend{}, items, TACK_LAMBDA(index_t i) {
-    tack::atomic_add(s[i % 4], vec3f{1.0f, 2.0f, 0.5f});  // a whole vector, per component
-    tack::atomic_add(s[i % 4][1], 1.0f);                  // one component
-    const int v = static_cast<int>(signed_value(i));
-    tack::atomic_min(r[0], tack::vec<int, 2>{v, 1 << 30});  // component 0 tracks the minimum
-    tack::atomic_max(r[0], tack::vec<int, 2>{-(1 << 30), v});  // component 1 the maximum
-    tack::atomic_add(m[0], 1.0);  // a scalar operand goes to every component
-    tack::atomic_add(m[0](1, 0), 2.0);
-  });
+  tack::parallel_for(
+      Backend{}, items, TACK_LAMBDA(index_t i) {
+        tack::atomic_add(s[i % 4], vec3f{1.0f, 2.0f, 0.5f});  // a whole vector, per component
+        tack::atomic_add(s[i % 4][1], 1.0f);                  // one component
+        const int v = static_cast<int>(signed_value(i));
+        tack::atomic_min(r[0], tack::vec<int, 2>{v, 1 << 30});     // component 0 tracks the minimum
+        tack::atomic_max(r[0], tack::vec<int, 2>{-(1 << 30), v});  // component 1 the maximum
+        tack::atomic_add(m[0], 1.0);  // a scalar operand goes to every component
+        tack::atomic_add(m[0](1, 0), 2.0);
+      });
   for (index_t b = 0; b < 4; ++b) {
     const float count = static_cast<float>(items / 4);
     EXPECT_EQ(sums[b][0], count);
@@ -186,10 +190,11 @@ void check_proxy_targets() {
   shared_buffer<Backend, double> y(n);
   shared_buffer<Backend, double> z(n);
   const soa3 v{x.data(), y.data(), z.data()};
-  tack::parallel_for(Backend{}, items, TACK_LAMBDA(index_t i) {
-    tack::atomic_add(v[i % n], tack::vec3d{1.0, -1.0, 0.25});  // the proxy is an rvalue
-    tack::atomic_max(v[i % n].component(2), 0.0);
-  });
+  tack::parallel_for(
+      Backend{}, items, TACK_LAMBDA(index_t i) {
+        tack::atomic_add(v[i % n], tack::vec3d{1.0, -1.0, 0.25});  // the proxy is an rvalue
+        tack::atomic_max(v[i % n].component(2), 0.0);
+      });
   for (index_t k = 0; k < n; ++k) {
     const double count = static_cast<double>(items / n);
     EXPECT_EQ(x[k], count);
@@ -208,13 +213,14 @@ void check_float_minmax_special_values() {
   d[1] = 0.0;
   float* fp = f.data();
   double* dp = d.data();
-  tack::parallel_for(Backend{}, items, TACK_LAMBDA(index_t i) {
-    const double v = static_cast<double>(signed_value(i)) * 1e-3;
-    tack::atomic_min(fp[0], static_cast<float>(v));
-    tack::atomic_max(fp[1], static_cast<float>(v));
-    tack::atomic_min(dp[0], v);
-    tack::atomic_max(dp[1], v);
-  });
+  tack::parallel_for(
+      Backend{}, items, TACK_LAMBDA(index_t i) {
+        const double v = static_cast<double>(signed_value(i)) * 1e-3;
+        tack::atomic_min(fp[0], static_cast<float>(v));
+        tack::atomic_max(fp[1], static_cast<float>(v));
+        tack::atomic_min(dp[0], v);
+        tack::atomic_max(dp[1], v);
+      });
   EXPECT_EQ(f[0], static_cast<float>(-10000 * 1e-3));
   EXPECT_EQ(f[1], static_cast<float>(10010 * 1e-3));
   EXPECT_EQ(d[0], -10000 * 1e-3);

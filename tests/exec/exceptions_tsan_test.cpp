@@ -193,7 +193,9 @@ TYPED_TEST(exceptions, ranges_reductions_and_scans) {
   }
 }
 
-TYPED_TEST(exceptions, tack_errors_keep_their_type) { check_tack_errors_keep_their_type<TypeParam>(); }
+TYPED_TEST(exceptions, tack_errors_keep_their_type) {
+  check_tack_errors_keep_their_type<TypeParam>();
+}
 
 TYPED_TEST(exceptions, launches_from_several_host_threads) {
   // Each launch has its own failure state: concurrent failing launches do not see each other's.

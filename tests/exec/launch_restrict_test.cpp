@@ -60,7 +60,8 @@ TEST(LaunchRestrict, DisjointArgumentsGetRestrictViews) {
   auto flag = tack::zeros<int>(1);
   auto a = tack::zeros<float>(8);
   EXPECT_TRUE(restrict_form_seen(flag, a.rows(0, 4), a.rows(4, 8).as_const()));
-  EXPECT_FALSE(restrict_form_seen(flag, a.rows(0, 4), a.rows(3, 7).as_const()));  // one element shared
+  EXPECT_FALSE(
+      restrict_form_seen(flag, a.rows(0, 4), a.rows(3, 7).as_const()));  // one element shared
   EXPECT_FALSE(restrict_form_seen(flag, a.rows(0, 4), a.rows(0, 4).as_const()));
   EXPECT_TRUE(restrict_form_seen(flag, tack::zeros<float>(4), tack::zeros<float>(4)));
 }

@@ -52,7 +52,8 @@ void check_lambda_kernel(index_t n) {
   float* xp = x.data();
   float* yp = y.data();
   const float a = 2.0f;
-  tack::parallel_for(Backend{}, n, TACK_LAMBDA(index_t i) { yp[i] = a * xp[i] + yp[i]; });
+  tack::parallel_for(
+      Backend{}, n, TACK_LAMBDA(index_t i) { yp[i] = a * xp[i] + yp[i]; });
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(y[i], 2.0f * static_cast<float>(i) + 1.0f) << i;
 }
 
@@ -63,10 +64,11 @@ void check_range2(index_t nx, index_t ny) {
   shared_buffer<Backend, long long> where(n);
   int* v = visits.data();
   long long* w = where.data();
-  tack::parallel_for(Backend{}, tack::range{nx, ny}, TACK_LAMBDA(index_t i, index_t j) {
-    v[i * ny + j] += 1;
-    w[i * ny + j] = i * 100000 + j;
-  });
+  tack::parallel_for(
+      Backend{}, tack::range{nx, ny}, TACK_LAMBDA(index_t i, index_t j) {
+        v[i * ny + j] += 1;
+        w[i * ny + j] = i * 100000 + j;
+      });
   for (index_t i = 0; i < nx; ++i) {
     for (index_t j = 0; j < ny; ++j) {
       ASSERT_EQ(visits[i * ny + j], 1) << "range{" << nx << ", " << ny << "} at " << i << ", " << j;
@@ -82,12 +84,12 @@ void check_range3(index_t nx, index_t ny, index_t nz) {
   shared_buffer<Backend, long long> where(n);
   int* v = visits.data();
   long long* w = where.data();
-  tack::parallel_for(Backend{}, tack::range{nx, ny, nz},
-                     TACK_LAMBDA(index_t i, index_t j, index_t k) {
-                       const index_t flat = (i * ny + j) * nz + k;
-                       v[flat] += 1;
-                       w[flat] = (i * 1000 + j) * 1000 + k;
-                     });
+  tack::parallel_for(
+      Backend{}, tack::range{nx, ny, nz}, TACK_LAMBDA(index_t i, index_t j, index_t k) {
+        const index_t flat = (i * ny + j) * nz + k;
+        v[flat] += 1;
+        w[flat] = (i * 1000 + j) * 1000 + k;
+      });
   for (index_t i = 0; i < nx; ++i) {
     for (index_t j = 0; j < ny; ++j) {
       for (index_t k = 0; k < nz; ++k) {
@@ -103,7 +105,8 @@ template <class Backend>
 void check_range1(index_t n) {
   shared_buffer<Backend, int> visits(n);
   int* v = visits.data();
-  tack::parallel_for(Backend{}, tack::range{n}, TACK_LAMBDA(index_t i) { v[i] += 1; });
+  tack::parallel_for(
+      Backend{}, tack::range{n}, TACK_LAMBDA(index_t i) { v[i] += 1; });
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(visits[i], 1);
 }
 
@@ -155,8 +158,8 @@ TYPED_TEST(parallel_for_backend, typed_lambda_kernel) { check_lambda_kernel<Type
 TYPED_TEST(parallel_for_backend, ranges_visit_every_index_once_in_place) {
   check_range1<TypeParam>(9001);
   check_range2<TypeParam>(1, 1);
-  check_range2<TypeParam>(3, 5000);   // rows longer than a chunk
-  check_range2<TypeParam>(5000, 3);   // chunks spanning many rows
+  check_range2<TypeParam>(3, 5000);  // rows longer than a chunk
+  check_range2<TypeParam>(5000, 3);  // chunks spanning many rows
   check_range2<TypeParam>(257, 129);
   check_range3<TypeParam>(7, 11, 13);
   check_range3<TypeParam>(2, 3, 3000);
@@ -180,12 +183,14 @@ TYPED_TEST(parallel_for_backend, works_with_several_thread_counts) {
 void check_device_dispatch() {
   std::vector<int> out(1000, 0);
   int* p = out.data();
-  tack::parallel_for(tack::cpu(), 1000, TACK_LAMBDA(index_t i) { p[i] = static_cast<int>(i); });
+  tack::parallel_for(
+      tack::cpu(), 1000, TACK_LAMBDA(index_t i) { p[i] = static_cast<int>(i); });
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(out[static_cast<std::size_t>(i)], i);
   std::vector<int> grid(6 * 7, 0);
   int* g = grid.data();
-  tack::parallel_for(tack::cpu(), tack::range{6, 7},
-                     TACK_LAMBDA(index_t i, index_t j) { g[i * 7 + j] = static_cast<int>(i - j); });
+  tack::parallel_for(
+      tack::cpu(), tack::range{6, 7},
+      TACK_LAMBDA(index_t i, index_t j) { g[i * 7 + j] = static_cast<int>(i - j); });
   for (int i = 0; i < 6; ++i) {
     for (int j = 0; j < 7; ++j) ASSERT_EQ(grid[static_cast<std::size_t>(i * 7 + j)], i - j);
   }
@@ -197,7 +202,8 @@ void check_unavailable_cuda() {
   int flag = 0;
   int* f = &flag;
   try {
-    tack::parallel_for(tack::cuda(), 10, TACK_LAMBDA(index_t) { *f = 1; });
+    tack::parallel_for(
+        tack::cuda(), 10, TACK_LAMBDA(index_t) { *f = 1; });
     ADD_FAILURE() << "a launch on an unavailable CUDA device was accepted";
   } catch (const tack::device_error& e) {
     const std::string what = e.what();

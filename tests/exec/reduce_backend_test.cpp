@@ -46,10 +46,10 @@ template <class Backend>
 void check_integer_sums() {
   // Sizes around the leaves (16 lanes, 512-index leaves), the 1024-index blocks and the cap of
   // 1024 blocks.
-  for (index_t n : {index_t{1}, index_t{2}, index_t{15}, index_t{16}, index_t{17}, index_t{31},
-                    index_t{32}, index_t{33}, index_t{511}, index_t{513}, index_t{1023},
-                    index_t{1025}, index_t{2047}, index_t{4097}, index_t{1'000'003},
-                    index_t{1'048'576 + 7}}) {
+  for (index_t n :
+       {index_t{1}, index_t{2}, index_t{15}, index_t{16}, index_t{17}, index_t{31}, index_t{32},
+        index_t{33}, index_t{511}, index_t{513}, index_t{1023}, index_t{1025}, index_t{2047},
+        index_t{4097}, index_t{1'000'003}, index_t{1'048'576 + 7}}) {
     const long long got = tack::parallel_reduce(Backend{}, n, 0LL, index_value{});
     ASSERT_EQ(got, n * (n - 1) / 2) << "n = " << n;
     const long long with_init =
@@ -99,9 +99,7 @@ void check_product_and_logic() {
 template <class Backend>
 void check_vector_values() {
   const index_t n = 30'011;
-  const auto v = TACK_LAMBDA(index_t i) {
-    return tack::vec<long long, 3>{i, 2 * i, -1};
-  };
+  const auto v = TACK_LAMBDA(index_t i) { return tack::vec<long long, 3>{i, 2 * i, -1}; };
   const auto got = tack::parallel_reduce(Backend{}, n, tack::vec<long long, 3>{0, 0, 5}, v);
   EXPECT_EQ(got[0], n * (n - 1) / 2);
   EXPECT_EQ(got[1], n * (n - 1));
@@ -143,9 +141,8 @@ void check_float_accuracy() {
     strict += x[i];
   }
   const float* xp = x.data();
-  const float got = tack::parallel_reduce(Backend{}, n, 0.0f, TACK_LAMBDA(index_t i) {
-    return xp[i];
-  });
+  const float got = tack::parallel_reduce(
+      Backend{}, n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
   const double err = std::fabs(static_cast<double>(static_cast<long double>(got) - exact));
   const double strict_err =
       std::fabs(static_cast<double>(static_cast<long double>(strict) - exact));
@@ -186,20 +183,22 @@ std::vector<float> test_floats(index_t n) {
 }
 
 float cpu_sum(index_t n, const float* xp) {
-  return tack::parallel_reduce(tack::cpu(), n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
+  return tack::parallel_reduce(
+      tack::cpu(), n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
 }
 float serial_sum(index_t n, const float* xp) {
-  return tack::parallel_reduce(tack::serial_backend{}, n, 0.0f,
-                               TACK_LAMBDA(index_t i) { return xp[i]; });
+  return tack::parallel_reduce(
+      tack::serial_backend{}, n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
 }
 #if TACK_HAS_OPENMP
 float openmp_sum(index_t n, const float* xp) {
-  return tack::parallel_reduce(tack::openmp_backend{}, n, 0.0f,
-                               TACK_LAMBDA(index_t i) { return xp[i]; });
+  return tack::parallel_reduce(
+      tack::openmp_backend{}, n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
 }
 #endif
 float default_device_sum(index_t n, const float* xp) {
-  return tack::parallel_reduce(n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
+  return tack::parallel_reduce(
+      n, 0.0f, TACK_LAMBDA(index_t i) { return xp[i]; });
 }
 
 TEST(reduce_cpu, same_bits_for_every_thread_count_and_backend) {

@@ -150,11 +150,11 @@ void check_float_determinism() {
   const auto value = TACK_LAMBDA(index_t i) {
     return static_cast<float>((i * 2654435761u) % 1000u) * 0.001f - 0.3f;
   };
-  const float t1 = tack::parallel_scan(Backend{}, n, 0.0f, value,
-                                       TACK_LAMBDA(index_t i, float, float s) { f[i] = s; });
+  const float t1 = tack::parallel_scan(
+      Backend{}, n, 0.0f, value, TACK_LAMBDA(index_t i, float, float s) { f[i] = s; });
   for (int run = 0; run < 3; ++run) {
-    const float t2 = tack::parallel_scan(Backend{}, n, 0.0f, value,
-                                         TACK_LAMBDA(index_t i, float, float s) { g[i] = s; });
+    const float t2 = tack::parallel_scan(
+        Backend{}, n, 0.0f, value, TACK_LAMBDA(index_t i, float, float s) { g[i] = s; });
     ASSERT_EQ(std::memcmp(&t1, &t2, sizeof t1), 0) << "run " << run;
     ASSERT_EQ(std::memcmp(first.data(), again.data(), static_cast<std::size_t>(n) * sizeof(float)),
               0)
@@ -187,9 +187,9 @@ TYPED_TEST_SUITE(scan_backend, tack::test::backends);
 
 TYPED_TEST(scan_backend, exclusive_and_inclusive_prefixes) {
   // Around the CPU blocks (1024 indices, at most 1024 blocks) and the GPU tiles (256) and blocks.
-  for (index_t n : {index_t{1}, index_t{2}, index_t{255}, index_t{256}, index_t{257},
-                    index_t{1023}, index_t{1024}, index_t{1025}, index_t{2049}, index_t{4096},
-                    index_t{65'537}, index_t{1'048'576 + 13}}) {
+  for (index_t n : {index_t{1}, index_t{2}, index_t{255}, index_t{256}, index_t{257}, index_t{1023},
+                    index_t{1024}, index_t{1025}, index_t{2049}, index_t{4096}, index_t{65'537},
+                    index_t{1'048'576 + 13}}) {
     check_prefixes<TypeParam>(n, 0);
     check_prefixes<TypeParam>(n, -12345);
   }

@@ -132,7 +132,8 @@ TYPED_TEST(streams, parallel_for_on_a_stream_runs_after_the_launches_before_it) 
   tack::parallel_for(s, tack::range{index_t{1}, big}, add_one_at_column{a.data()});
   s.synchronize();
   const auto v = a.to_vector();
-  for (index_t i = 0; i < big; i += 10007) ASSERT_EQ(v[std::size_t(i)], 2.0f * (float(i) + 2.0f) + 1.0f) << i;
+  for (index_t i = 0; i < big; i += 10007)
+    ASSERT_EQ(v[std::size_t(i)], 2.0f * (float(i) + 2.0f) + 1.0f) << i;
 }
 
 TYPED_TEST(streams, a_scope_makes_its_stream_current_and_scopes_nest) {
@@ -206,8 +207,7 @@ TYPED_TEST(streams, work_for_another_device_is_refused_with_the_stream_named) {
                      "cpu");
     EXPECT_THROW_MSG(tack::copyto(host, host2, s), tack::value_error, "tack::copyto", "cuda:0",
                      "no array of the copy");
-    EXPECT_THROW_MSG(tack::launch(s, 8, add_to{}, host, 1.0f), tack::value_error,
-                     "tack::launch");
+    EXPECT_THROW_MSG(tack::launch(s, 8, add_to{}, host, 1.0f), tack::value_error, "tack::launch");
   }
 }
 
@@ -234,11 +234,11 @@ TYPED_TEST(streams, a_borrowed_stream_is_used_and_never_destroyed) {
 // ---- refusals that need no GPU -----------------------------------------------------------------
 
 TEST(stream, refuses_a_device_that_is_not_there_and_a_native_handle_on_the_cpu) {
-  EXPECT_THROW_MSG(tack::stream::borrow(tack::cpu(), 7), tack::value_error,
-                   "tack::stream::borrow", "7", "CPU");
+  EXPECT_THROW_MSG(tack::stream::borrow(tack::cpu(), 7), tack::value_error, "tack::stream::borrow",
+                   "7", "CPU");
   const tack::device missing = tack::cuda(tack::detail::cuda_device_count());
-  EXPECT_THROW_MSG(tack::stream{missing}, tack::device_error, "tack::stream",
-                   missing.str(), "not available");
+  EXPECT_THROW_MSG(tack::stream{missing}, tack::device_error, "tack::stream", missing.str(),
+                   "not available");
   EXPECT_THROW_MSG(tack::stream::borrow(missing, 0), tack::device_error, "tack::stream::borrow",
                    missing.str());
 }

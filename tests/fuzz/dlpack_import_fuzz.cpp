@@ -55,12 +55,18 @@ void count_delete(M* m) {
 std::int64_t extent(input& in) {
   const auto kind = in.take<std::uint8_t>();
   switch (kind % 8) {
-    case 0: return 0;
-    case 1: return 1;
-    case 2: return in.take<std::int64_t>();  // anything
-    case 3: return std::int64_t{1} << (in.take<std::uint8_t>() % 63);
-    case 4: return -static_cast<std::int64_t>(in.take<std::uint8_t>());
-    default: return in.take<std::uint8_t>() % 9;
+    case 0:
+      return 0;
+    case 1:
+      return 1;
+    case 2:
+      return in.take<std::int64_t>();  // anything
+    case 3:
+      return std::int64_t{1} << (in.take<std::uint8_t>() % 63);
+    case 4:
+      return -static_cast<std::int64_t>(in.take<std::uint8_t>());
+    default:
+      return in.take<std::uint8_t>() % 9;
   }
 }
 
@@ -103,15 +109,33 @@ void any(M* m) {
 template <class M>
 void import_one(M* m, std::uint8_t target) {
   switch (target % 10) {
-    case 0: typed<float, 1>(m); break;
-    case 1: typed<float, 2>(m); break;
-    case 2: typed<tack::vec3f, 1>(m); break;
-    case 3: typed<tack::mat2f, 1>(m); break;
-    case 4: typed<const double, 3>(m); break;
-    case 5: typed<std::int32_t, 1>(m); break;
-    case 6: typed<bool, 2>(m); break;
-    case 7: typed<std::uint8_t, 8>(m); break;
-    default: any(m); break;
+    case 0:
+      typed<float, 1>(m);
+      break;
+    case 1:
+      typed<float, 2>(m);
+      break;
+    case 2:
+      typed<tack::vec3f, 1>(m);
+      break;
+    case 3:
+      typed<tack::mat2f, 1>(m);
+      break;
+    case 4:
+      typed<const double, 3>(m);
+      break;
+    case 5:
+      typed<std::int32_t, 1>(m);
+      break;
+    case 6:
+      typed<bool, 2>(m);
+      break;
+    case 7:
+      typed<std::uint8_t, 8>(m);
+      break;
+    default:
+      any(m);
+      break;
   }
 }
 
@@ -123,12 +147,14 @@ void run(input& in) {
   m->deleter = &count_delete<M>;
   if constexpr (std::is_same_v<M, dl::DLManagedTensorVersioned>) {
     const auto v = in.take<std::uint8_t>();
-    m->version = {v % 8 == 0 ? in.take<std::uint32_t>() : dl::major_version, in.take<std::uint8_t>()};
+    m->version = {v % 8 == 0 ? in.take<std::uint32_t>() : dl::major_version,
+                  in.take<std::uint8_t>()};
     m->flags = in.take<std::uint8_t>();
   }
   dl::DLTensor& t = m->dl_tensor;
   const auto ndim_byte = in.take<std::uint8_t>();
-  t.ndim = ndim_byte % 16 == 15 ? in.take<std::int32_t>() : static_cast<std::int32_t>(ndim_byte % 11) - 1;
+  t.ndim = ndim_byte % 16 == 15 ? in.take<std::int32_t>()
+                                : static_cast<std::int32_t>(ndim_byte % 11) - 1;
   // Error messages list up to 64 extents, so the lists hold 64; a larger ndim is refused before
   // any extent is read.
   std::int64_t shape[64]{};
@@ -145,17 +171,20 @@ void run(input& in) {
   t.shape = (nulls & 1) ? nullptr : shape;
   t.strides = (nulls & 2) ? nullptr : strides;
   const auto codes = in.take<std::uint8_t>();
-  static constexpr std::uint8_t code_of[] = {dl::kDLInt, dl::kDLUInt, dl::kDLFloat, dl::kDLBool,
-                                             dl::kDLBfloat, dl::kDLComplex, 3, 200};
+  static constexpr std::uint8_t code_of[] = {
+      dl::kDLInt, dl::kDLUInt, dl::kDLFloat, dl::kDLBool, dl::kDLBfloat, dl::kDLComplex, 3, 200};
   static constexpr std::uint8_t bits_of[] = {8, 16, 32, 64, 1, 0, 128, 24};
-  t.dtype = {code_of[codes % 8], bits_of[(codes / 8) % 8], static_cast<std::uint16_t>(codes >= 192 ? in.take<std::uint8_t>() : 1)};
+  t.dtype = {code_of[codes % 8], bits_of[(codes / 8) % 8],
+             static_cast<std::uint16_t>(codes >= 192 ? in.take<std::uint8_t>() : 1)};
   const auto offset_kind = in.take<std::uint8_t>();
   t.byte_offset = offset_kind % 4 == 0 ? in.take<std::uint64_t>() : offset_kind % 64;
   t.data = (nulls & 4) ? nullptr : producer_bytes;
   const auto dev = in.take<std::uint8_t>();
-  static constexpr std::int32_t device_of[] = {dl::kDLCPU, dl::kDLCPU, dl::kDLCPU, dl::kDLCPU,
-                                               dl::kDLCUDAHost, dl::kDLCUDA, dl::kDLCUDAManaged, 7};
-  t.device = {static_cast<dl::DLDeviceType>(device_of[dev % 8]), static_cast<std::int32_t>(dev / 8) % 3};
+  static constexpr std::int32_t device_of[] = {
+      dl::kDLCPU,      dl::kDLCPU,  dl::kDLCPU,         dl::kDLCPU,
+      dl::kDLCUDAHost, dl::kDLCUDA, dl::kDLCUDAManaged, 7};
+  t.device = {static_cast<dl::DLDeviceType>(device_of[dev % 8]),
+              static_cast<std::int32_t>(dev / 8) % 3};
   deletes = 0;
   import_one(m, target);
   if (deletes != 1) fail("the deleter did not run exactly once");

@@ -403,7 +403,9 @@ TEST(DLPackImport, StridesAndByteOffset) {
   int deletes = 0;
   // Explicit compact strides, an extent of 1 with an arbitrary stride, and a byte offset.
   auto* t = make_tensor(std::vector<double>{1, 2, 3, 4, 5, 6},
-                        {.shape = {2, 1, 3}, .strides = shp{3, 99, 1}, .dtype = {dl::kDLFloat, 64, 1},
+                        {.shape = {2, 1, 3},
+                         .strides = shp{3, 99, 1},
+                         .dtype = {dl::kDLFloat, 64, 1},
                          .byte_offset = 16},
                         &deletes);
   auto a = tack::from_dlpack<double, 3>(t);
@@ -424,7 +426,8 @@ TEST(DLPackImport, DeleterRunsOnceWhenLastHandleDies) {
   view.reset();
   EXPECT_EQ(deletes, 1);
 
-  auto* legacy = make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
+  auto* legacy =
+      make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
   {
     auto a = tack::from_dlpack<float>(legacy);
     EXPECT_FALSE(a.read_only());  // the legacy struct has no flag
@@ -436,8 +439,8 @@ TEST(DLPackImport, DeleterRunsOnceWhenLastHandleDies) {
 
 TEST(DLPackImport, ReadOnlyFlag) {
   int deletes = 0;
-  auto* t = make_tensor(std::vector<float>{1, 2}, {.shape = {2}, .flags = dl::DLPACK_FLAG_BITMASK_READ_ONLY},
-                        &deletes);
+  auto* t = make_tensor(std::vector<float>{1, 2},
+                        {.shape = {2}, .flags = dl::DLPACK_FLAG_BITMASK_READ_ONLY}, &deletes);
   {
     auto a = tack::from_dlpack<float>(t);
     EXPECT_TRUE(a.read_only());
@@ -460,8 +463,8 @@ TEST(DLPackImport, EmptyTensors) {
     EXPECT_EQ(a.size(), 0);
   }
   EXPECT_EQ(deletes, 1);
-  auto* any = make_tensor(std::vector<std::int32_t>{}, {.shape = {2, 0}, .dtype = {dl::kDLInt, 32, 1}},
-                          &deletes);
+  auto* any = make_tensor(std::vector<std::int32_t>{},
+                          {.shape = {2, 0}, .dtype = {dl::kDLInt, 32, 1}}, &deletes);
   auto b = tack::from_dlpack(any);
   EXPECT_EQ(b.shape(), (std::vector<tack::index_t>{2, 0}));
 }
@@ -480,25 +483,26 @@ TEST(DLPackImport, AnyArray) {
   }
   EXPECT_EQ(deletes, 1);
 
-  auto* i = make_tensor(std::vector<std::int64_t>{5, 6}, {.shape = {2}, .dtype = {dl::kDLInt, 64, 1}},
-                        &deletes);
+  auto* i = make_tensor(std::vector<std::int64_t>{5, 6},
+                        {.shape = {2}, .dtype = {dl::kDLInt, 64, 1}}, &deletes);
   EXPECT_EQ((tack::from_dlpack(i).as<std::int64_t, 1>()(1)), 6);
-  auto* u = make_tensor(std::vector<std::uint32_t>{5}, {.shape = {1, 1, 1, 1}, .dtype = {dl::kDLUInt, 32, 1}},
-                        &deletes);
+  auto* u = make_tensor(std::vector<std::uint32_t>{5},
+                        {.shape = {1, 1, 1, 1}, .dtype = {dl::kDLUInt, 32, 1}}, &deletes);
   EXPECT_EQ(tack::from_dlpack(u).rank(), 4);
   auto* b = make_tensor(std::vector<std::uint8_t>{}, {.shape = {0}, .dtype = {dl::kDLBool, 8, 1}},
                         &deletes);
   EXPECT_EQ(tack::from_dlpack(b).dtype(), tack::dtype_of<bool>());
-  auto* ro = make_tensor(std::vector<double>{1}, {.shape = {1}, .dtype = {dl::kDLFloat, 64, 1},
-                                                 .flags = dl::DLPACK_FLAG_BITMASK_READ_ONLY},
-                         &deletes);
+  auto* ro = make_tensor(
+      std::vector<double>{1},
+      {.shape = {1}, .dtype = {dl::kDLFloat, 64, 1}, .flags = dl::DLPACK_FLAG_BITMASK_READ_ONLY},
+      &deletes);
   auto r = tack::from_dlpack(ro).as<double, 1>();
   EXPECT_TRUE(r.read_only());
   EXPECT_EQ(deletes, 4);  // every temporary any_array has let its tensor go; r holds the last
   r = tack::zeros<double>({1});
   EXPECT_EQ(deletes, 5);
-  auto* l = make_tensor<dl::DLManagedTensor>(std::vector<std::uint8_t>{1, 2}, {.shape = {2}, .dtype = {dl::kDLUInt, 8, 1}},
-                                             &deletes);
+  auto* l = make_tensor<dl::DLManagedTensor>(
+      std::vector<std::uint8_t>{1, 2}, {.shape = {2}, .dtype = {dl::kDLUInt, 8, 1}}, &deletes);
   EXPECT_EQ((tack::from_dlpack(l).as<std::uint8_t, 1>()(1)), 2);
   EXPECT_EQ(deletes, 6);
 }
@@ -509,7 +513,8 @@ template <class Error, class M, class F>
 void expect_refused(M* t, F&& import, std::initializer_list<std::string> fragments) {
   std::string what = tack::test::error_message<Error>([&] { import(t); });
   for (const auto& f : fragments) {
-    EXPECT_NE(what.find(f), std::string::npos) << "message \"" << what << "\" lacks \"" << f << "\"";
+    EXPECT_NE(what.find(f), std::string::npos)
+        << "message \"" << what << "\" lacks \"" << f << "\"";
   }
   EXPECT_NE(what, "(nothing thrown)");
 }
@@ -530,8 +535,8 @@ TEST(DLPackImport, Refusals) {
                                     {"tack::from_dlpack<vec3(f32), 1>", "array<vec3(f32), 1>",
                                      "(n, 3)", "float32", "shape (3, 2)", "trailing extent"});
   expect_refused<tack::value_error>(
-      keep(make_tensor(std::vector<double>{1, 2, 3}, {.shape = {1, 3}, .dtype = {dl::kDLFloat, 64, 1}},
-                       &deletes)),
+      keep(make_tensor(std::vector<double>{1, 2, 3},
+                       {.shape = {1, 3}, .dtype = {dl::kDLFloat, 64, 1}}, &deletes)),
       vec3, {"tack::from_dlpack", "vec3(f32)", "float64", "element types differ"});
   expect_refused<tack::value_error>(
       keep(make_tensor(six, {.shape = {2, 3}, .dtype = {dl::kDLInt, 32, 1}}, &deletes)), vec3,
@@ -541,23 +546,25 @@ TEST(DLPackImport, Refusals) {
       {"tack::from_dlpack", "float32x2", "one lane"});
   expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {6}}, &deletes)), vec3,
                                     {"tack::from_dlpack", "shape (6)", "1 dimensions, not 2"});
-  expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {2, 3}, .strides = shp{1, 2}}, &deletes)),
-                                    f2, {"tack::from_dlpack<f32, 2>", "strides (1, 2)",
-                                         "not row-major compact", "contiguous"});
-  expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {3}, .strides = shp{2}}, &deletes)),
-                                    [](auto* t) { (void)tack::from_dlpack<float>(t); },
-                                    {"stride 2", "not row-major compact"});
-  expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {2, 3}, .major = 2}, &deletes)), f2,
-                                    {"tack::from_dlpack", "DLPack version 2.0", "1.x"});
-  expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {2, 3}, .major = 2}, &deletes)), any,
-                                    {"tack::from_dlpack", "version 2.0"});
+  expect_refused<tack::value_error>(
+      keep(make_tensor(six, {.shape = {2, 3}, .strides = shp{1, 2}}, &deletes)), f2,
+      {"tack::from_dlpack<f32, 2>", "strides (1, 2)", "not row-major compact", "contiguous"});
+  expect_refused<tack::value_error>(
+      keep(make_tensor(six, {.shape = {3}, .strides = shp{2}}, &deletes)),
+      [](auto* t) { (void)tack::from_dlpack<float>(t); }, {"stride 2", "not row-major compact"});
+  expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {2, 3}, .major = 2}, &deletes)),
+                                    f2, {"tack::from_dlpack", "DLPack version 2.0", "1.x"});
+  expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {2, 3}, .major = 2}, &deletes)),
+                                    any, {"tack::from_dlpack", "version 2.0"});
   expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {-2, 3}}, &deletes)), f2,
                                     {"tack::from_dlpack", "-2", "negative"});
-  expect_refused<tack::value_error>(keep(make_tensor(six, {.shape = {5}, .byte_offset = 2}, &deletes)),
-                                    [](auto* t) { (void)tack::from_dlpack<float>(t); },
-                                    {"tack::from_dlpack", "byte_offset 2", "aligned"});
+  expect_refused<tack::value_error>(
+      keep(make_tensor(six, {.shape = {5}, .byte_offset = 2}, &deletes)),
+      [](auto* t) { (void)tack::from_dlpack<float>(t); },
+      {"tack::from_dlpack", "byte_offset 2", "aligned"});
   expect_refused<tack::device_error>(
-      keep(make_tensor(six, {.shape = {2, 3}, .device = {static_cast<dl::DLDeviceType>(10), 0}}, &deletes)),
+      keep(make_tensor(six, {.shape = {2, 3}, .device = {static_cast<dl::DLDeviceType>(10), 0}},
+                       &deletes)),
       f2, {"tack::from_dlpack", "device type 10", "kDLCPU"});
 #if !TACK_HAS_CUDA
   expect_refused<tack::device_error>(
@@ -597,11 +604,13 @@ TEST(DLPackImport, NullDataForNonEmptyTensor) {
   EXPECT_EQ(deletes, 1);  // consumed by the refused import
 
   // The legacy struct and the any-array import release refused tensors the same way.
-  auto* legacy = make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
-  EXPECT_THROW_MSG((tack::from_dlpack<tack::vec3f>(legacy)), tack::value_error, "tack::from_dlpack");
+  auto* legacy =
+      make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
+  EXPECT_THROW_MSG((tack::from_dlpack<tack::vec3f>(legacy)), tack::value_error,
+                   "tack::from_dlpack");
   EXPECT_EQ(deletes, 2);
-  auto* half = make_tensor(std::vector<std::uint16_t>{1}, {.shape = {1}, .dtype = {dl::kDLFloat, 16, 1}},
-                           &deletes);
+  auto* half = make_tensor(std::vector<std::uint16_t>{1},
+                           {.shape = {1}, .dtype = {dl::kDLFloat, 16, 1}}, &deletes);
   EXPECT_THROW_MSG(tack::from_dlpack(half), tack::value_error, "float16");
   EXPECT_EQ(deletes, 3);
 }

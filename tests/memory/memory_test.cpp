@@ -190,11 +190,11 @@ struct counting_allocator final : tack::allocator {
   int live = 0;
   void* allocate(std::size_t bytes) override {
     ++live;
-    return ::operator new(bytes, std::align_val_t{64});
+    return ::operator new (bytes, std::align_val_t{64});
   }
   void deallocate(void* p, std::size_t) noexcept override {
     --live;
-    ::operator delete(p, std::align_val_t{64});
+    ::operator delete (p, std::align_val_t{64});
   }
   tack::memory_space space() const noexcept override { return tack::memory_space::host; }
   tack::device device() const noexcept override { return tack::cpu(); }

@@ -23,8 +23,8 @@ namespace {
 using tack::detail::staging_plan;
 
 TEST(StagingPlan, ChunksCoverTheCopyOnceInOrderAlternatingBuffers) {
-  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096},
-                            staging_plan::default_chunk_bytes}) {
+  for (std::size_t chunk :
+       {std::size_t{1}, std::size_t{7}, std::size_t{4096}, staging_plan::default_chunk_bytes}) {
     for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, chunk - 1 + (chunk == 1), chunk,
                               chunk + 1, 3 * chunk, 5 * chunk + chunk / 2 + 1}) {
       const staging_plan plan{bytes, chunk};
@@ -71,9 +71,11 @@ TEST(DevicePool, TheCpuHasNoneAndAnAbsentGpuIsADeviceError) {
 
 TEST(ComponentCopy, HostToHostStaysInTheArrayLoops) {
   float a[6] = {}, b[6] = {1, 2, 3, 4, 5, 6};
-  const std::uintptr_t ab[3] = {reinterpret_cast<std::uintptr_t>(a), reinterpret_cast<std::uintptr_t>(a + 1),
+  const std::uintptr_t ab[3] = {reinterpret_cast<std::uintptr_t>(a),
+                                reinterpret_cast<std::uintptr_t>(a + 1),
                                 reinterpret_cast<std::uintptr_t>(a + 2)};
-  const std::uintptr_t bb[3] = {reinterpret_cast<std::uintptr_t>(b), reinterpret_cast<std::uintptr_t>(b + 2),
+  const std::uintptr_t bb[3] = {reinterpret_cast<std::uintptr_t>(b),
+                                reinterpret_cast<std::uintptr_t>(b + 2),
                                 reinterpret_cast<std::uintptr_t>(b + 4)};
   const tack::detail::component_span dst{ab, 3, 12, tack::scalar_kind::f32, true, 0};
   const tack::detail::component_span src{bb, 3, 4, tack::scalar_kind::f32, true, 0};
@@ -89,7 +91,8 @@ TEST(ComponentCopy, DeviceMemoryWithoutCudaIsADeviceError) {
   EXPECT_THROW_MSG(tack::copyto(dev, host), tack::device_error, "needs CUDA",
                    "TACK_ENABLE_CUDA=ON");
   EXPECT_THROW_MSG((void)dev.astype<double>(), tack::device_error, "cuda:0", "without CUDA");
-  EXPECT_THROW_MSG(dev.fill(tack::vec3f{1, 2, 3}), tack::device_error, "a device fill", "needs CUDA");
+  EXPECT_THROW_MSG(dev.fill(tack::vec3f{1, 2, 3}), tack::device_error, "a device fill",
+                   "needs CUDA");
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ namespace {
 /// Values with kinks (so the interpolation's limiter acts) and no symmetry.
 template <class T>
 struct wave {
-  TACK_HOST_DEVICE T operator()(const vec3d &x) const {
+  TACK_HOST_DEVICE T operator()(const vec3d& x) const {
     const double f = x[0] * x[0] - 0.5 * x[1] + 3.0 * x[2] * x[2] * x[2] +
                      (x[0] > 0.41 ? 0.3 : 0.0) + x[0] * x[1];
     if constexpr (tack::is_scalar_v<T>) {
@@ -76,11 +76,11 @@ constexpr std::array<amr::boundary, 3> mixed{amr::boundary::periodic, amr::bound
                                              amr::boundary::periodic};
 
 /// Owners drawn from `seed`, the same on every rank.
-tack::mpi::box_owners random_owners(const amr::hierarchy &h, int ranks, unsigned seed) {
+tack::mpi::box_owners random_owners(const amr::hierarchy& h, int ranks, unsigned seed) {
   std::mt19937 rng(seed);
   tack::mpi::box_owners o;
   for (int l = 0; l < h.n_levels(); ++l) {
-    auto &lv = o.emplace_back();
+    auto& lv = o.emplace_back();
     for (std::size_t b = 0; b < h.boxes(l).size(); ++b)
       lv.push_back(static_cast<int>(rng() % static_cast<unsigned>(ranks)));
   }
@@ -89,10 +89,10 @@ tack::mpi::box_owners random_owners(const amr::hierarchy &h, int ranks, unsigned
 
 /// Level 0 on the last rank, every finer box on another rank than the boxes around it: every
 /// copy and interpolation crosses ranks when there are several.
-tack::mpi::box_owners scattered_owners(const amr::hierarchy &h, int ranks) {
+tack::mpi::box_owners scattered_owners(const amr::hierarchy& h, int ranks) {
   tack::mpi::box_owners o;
   for (int l = 0; l < h.n_levels(); ++l) {
-    auto &lv = o.emplace_back();
+    auto& lv = o.emplace_back();
     for (std::size_t b = 0; b < h.boxes(l).size(); ++b) {
       lv.push_back(l == 0 ? ranks - 1
                           : static_cast<int>((b + static_cast<std::size_t>(l)) %
@@ -114,17 +114,16 @@ T nan_value() {
 /// Compares every box this rank owns with the serial hierarchy's, bit for bit; returns the
 /// number of values compared.
 template <class T>
-index_t compare(const tack::mpi::distributed_hierarchy &dh,
-                const tack::mpi::distributed_field<T> &g, const amr::hierarchy &h,
-                const amr::field<T> &f, const std::string &when) {
+index_t compare(const tack::mpi::distributed_hierarchy& dh,
+                const tack::mpi::distributed_field<T>& g, const amr::hierarchy& h,
+                const amr::field<T>& f, const std::string& when) {
   index_t n = 0;
   for (int l = 0; l < h.n_levels(); ++l) {
     for (std::size_t b : dh.local_boxes(l)) {
       const auto want = f.box_values(l, b).to_vector();
       const auto got = g.box_values(l, b).to_vector();
       EXPECT_EQ(got.size(), want.size());
-      if (got.size() != want.size())
-        continue;
+      if (got.size() != want.size()) continue;
       for (std::size_t i = 0; i < got.size(); ++i) {
         if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) {
           ADD_FAILURE() << when << ": level " << l << " box " << b << " element " << i
@@ -141,7 +140,7 @@ index_t compare(const tack::mpi::distributed_hierarchy &dh,
 }
 
 /// Messages this rank receives, over all levels and both operations, summed over the ranks.
-index_t messages(const tack::mpi::distributed_hierarchy &dh) {
+index_t messages(const tack::mpi::distributed_hierarchy& dh) {
   std::int64_t mine = 0, all = 0;
   for (int l = 0; l < dh.n_levels(); ++l) {
     mine +=
@@ -155,13 +154,12 @@ index_t messages(const tack::mpi::distributed_hierarchy &dh) {
 /// The serial and the distributed hierarchy, initialized alike (ghost cells NaN), then: ghost
 /// cells filled, averaged down, ghost cells filled again; every owned box compared after each.
 template <class T>
-void check_same_bits(const amr::hierarchy &shape, std::optional<tack::mpi::box_owners> owners,
+void check_same_bits(const amr::hierarchy& shape, std::optional<tack::mpi::box_owners> owners,
                      tack::layout layout = tack::layout::aos,
                      communicator w = communicator::world()) {
   // The serial reference: a hierarchy of its own with the same boxes.
   std::vector<amr::level> levels;
-  for (int l = 0; l < shape.n_levels(); ++l)
-    levels.push_back({shape.ratio(l), shape.boxes(l)});
+  for (int l = 0; l < shape.n_levels(); ++l) levels.push_back({shape.ratio(l), shape.boxes(l)});
   amr::hierarchy h(shape.domain(0), levels,
                    {.ghost = shape.ghost(),
                     .boundaries = shape.boundaries(),
@@ -190,15 +188,14 @@ void check_same_bits(const amr::hierarchy &shape, std::optional<tack::mpi::box_o
   tack::mpi::detail::allreduce(w, &mine, &all, 1, tack::mpi::detail::scalar_kind::i64,
                                tack::mpi::detail::reduce_op::sum, "test");
   index_t total = 0;
-  for (int l = 0; l < h.n_levels(); ++l)
-    total += h.level_size(l);
+  for (int l = 0; l < h.n_levels(); ++l) total += h.level_size(l);
   EXPECT_EQ(all, 3 * total) << dh.describe();
   if (w.size() > 1) {
     EXPECT_GT(messages(dh), 0) << "the test crossed no rank";
   }
 }
 
-} // namespace
+}  // namespace
 
 TEST(DistributedHierarchy, PeriodicRatio2ScalarMortonOwners) {
   check_same_bits<double>(small_hierarchy(2, periodic), std::nullopt);
@@ -240,7 +237,7 @@ TEST(DistributedHierarchy, BoxesAreRowViewsOfTheRanksLevelBuffer) {
       EXPECT_EQ(v.extent(0), g.extent(2));
       EXPECT_EQ(v.extent(2), g.extent(0));
       EXPECT_EQ(v.data(), buf.data() + offset) << "box " << b << " of level " << l;
-      v(1, 2, 3) = 42.0; // written through the view, seen in the level buffer
+      v(1, 2, 3) = 42.0;  // written through the view, seen in the level buffer
       EXPECT_EQ(buf.to_vector()[static_cast<std::size_t>(offset +
                                                          (1 * g.extent(1) + 2) * g.extent(0) + 3)],
                 42.0);
@@ -253,7 +250,7 @@ TEST(DistributedHierarchy, BoxesAreRowViewsOfTheRanksLevelBuffer) {
   std::int64_t m = mine, all = 0;
   tack::mpi::detail::allreduce(w, &m, &all, 1, tack::mpi::detail::scalar_kind::i64,
                                tack::mpi::detail::reduce_op::sum, "test");
-  EXPECT_EQ(all, h.n_boxes()); // every box has exactly one owner
+  EXPECT_EQ(all, h.n_boxes());  // every box has exactly one owner
 }
 
 TEST(DistributedHierarchy, OnASplitCommunicator) {
@@ -276,7 +273,7 @@ TEST(DistributedHierarchy, MortonOwnersBalanceCells) {
         cells[static_cast<std::size_t>(o[static_cast<std::size_t>(l)][b])] += h.boxes(l)[b].size();
         total += h.boxes(l)[b].size();
       }
-      const index_t box_cells = h.boxes(l)[0].size(); // every box has the same size here
+      const index_t box_cells = h.boxes(l)[0].size();  // every box has the same size here
       for (index_t c : cells)
         EXPECT_LE(std::abs(c * ranks - total), ranks * box_cells) << "level " << l;
     }
@@ -286,8 +283,7 @@ TEST(DistributedHierarchy, MortonOwnersBalanceCells) {
 
 TEST(DistributedHierarchy, AnotherHierarchyOnOneRankThrowsOnEveryRank) {
   auto w = communicator::world();
-  if (w.size() == 1)
-    GTEST_SKIP() << "needs two ranks";
+  if (w.size() == 1) GTEST_SKIP() << "needs two ranks";
   // Rank 1 moves one level-1 box: every rank throws, naming each rank's hierarchy.
   const auto h = small_hierarchy(2, periodic, 2, w.rank() == 1 ? 2 : 0);
   EXPECT_THROW_MSG(tack::mpi::distributed_hierarchy(w, h), tack::value_error,
@@ -300,8 +296,7 @@ TEST(DistributedHierarchy, AnotherHierarchyOnOneRankThrowsOnEveryRank) {
                    tack::value_error, "disagree", "owners given");
   // Owners on some ranks only.
   std::optional<tack::mpi::box_owners> some;
-  if (w.rank() == 0)
-    some = random_owners(same, w.size(), 1);
+  if (w.rank() == 0) some = random_owners(same, w.size(), 1);
   EXPECT_THROW_MSG(tack::mpi::distributed_hierarchy(w, same, some), tack::value_error, "disagree",
                    "Morton");
   // The ranks still work together afterwards.

@@ -16,7 +16,8 @@ namespace tack_mpi_test {
 /// A value of global scalar index `i` with magnitudes from 2^-20 to 2^20, so that the order of
 /// additions shows in the rounded sums.
 inline double value_at(std::int64_t i, std::uint64_t seed = 1) {
-  std::uint64_t z = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull + seed * 0xbf58476d1ce4e5b9ull;
+  std::uint64_t z =
+      static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull + seed * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   z ^= z >> 31;
@@ -30,10 +31,12 @@ inline double value_at(std::int64_t i, std::uint64_t seed = 1) {
 inline tack::mpi::partition random_partition(tack::index_t rows, int ranks, unsigned seed) {
   std::mt19937_64 rng(seed);
   std::vector<tack::index_t> cuts{0, rows};
-  for (int r = 1; r < ranks; ++r) cuts.push_back(static_cast<tack::index_t>(rng() % static_cast<std::uint64_t>(rows + 1)));
+  for (int r = 1; r < ranks; ++r)
+    cuts.push_back(static_cast<tack::index_t>(rng() % static_cast<std::uint64_t>(rows + 1)));
   std::sort(cuts.begin(), cuts.end());
   std::vector<tack::index_t> counts;
-  for (int r = 0; r < ranks; ++r) counts.push_back(cuts[static_cast<std::size_t>(r) + 1] - cuts[static_cast<std::size_t>(r)]);
+  for (int r = 0; r < ranks; ++r)
+    counts.push_back(cuts[static_cast<std::size_t>(r) + 1] - cuts[static_cast<std::size_t>(r)]);
   return tack::mpi::partition::from_counts(counts);
 }
 

@@ -57,8 +57,8 @@ TEST(Communicator, AdoptsAnApplicationCommunicator) {
   int n = 0;
   EXPECT_EQ(MPI_Comm_size(mine, &n), MPI_SUCCESS);
   MPI_Comm_free(&mine);
-  EXPECT_THROW_MSG(tack::mpi::from_native(MPI_COMM_NULL), tack::value_error, "tack::mpi::from_native",
-                   "MPI_COMM_NULL");
+  EXPECT_THROW_MSG(tack::mpi::from_native(MPI_COMM_NULL), tack::value_error,
+                   "tack::mpi::from_native", "MPI_COMM_NULL");
 }
 
 TEST(Communicator, EmptyHandleIsRefused) {
@@ -90,8 +90,8 @@ TEST(Communicator, MessageTooLargeForMpiIsAValueError) {
   auto w = communicator::world();
   tack::mpi::detail::request_list rq;
   char c = 0;
-  EXPECT_THROW_MSG(rq.isend(w, &c, std::size_t{1} << 32, 0, 0, "tack::mpi::test"), tack::value_error,
-                   "tack::mpi::test", "4294967296 bytes", "2 GiB");
+  EXPECT_THROW_MSG(rq.isend(w, &c, std::size_t{1} << 32, 0, 0, "tack::mpi::test"),
+                   tack::value_error, "tack::mpi::test", "4294967296 bytes", "2 GiB");
 }
 
 TEST(Partition, BlockAndCounts) {
@@ -109,7 +109,8 @@ TEST(Partition, BlockAndCounts) {
                    "rank 1", "-2");
   EXPECT_THROW_MSG(tack::mpi::partition::block(-1, 2), tack::value_error, "block", "-1 rows");
   EXPECT_THROW_MSG(tack::mpi::partition::block(4, 0), tack::value_error, "block", "0 ranks");
-  EXPECT_EQ(tack::mpi::partition::block(2, 4).offsets(), (std::vector<tack::index_t>{0, 1, 2, 2, 2}));
+  EXPECT_EQ(tack::mpi::partition::block(2, 4).offsets(),
+            (std::vector<tack::index_t>{0, 1, 2, 2, 2}));
 }
 
 TACK_MPI_TEST_MAIN

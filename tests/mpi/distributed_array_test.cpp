@@ -22,15 +22,16 @@ template <class T, int R>
 void fill_owned(const distributed_array<T, R>& a) {
   using S = tack::scalar_t<T>;
   auto piece = a.with_ghosts();
-  const index_t per_row = piece.extent(0) ? static_cast<index_t>(piece.size() / piece.extent(0)) *
-                                                tack::components_v<T>
-                                          : 0;
+  const index_t per_row =
+      piece.extent(0) ? static_cast<index_t>(piece.size() / piece.extent(0)) * tack::components_v<T>
+                      : 0;
   S* p = reinterpret_cast<S*>(piece.data());
   for (index_t i = 0; i < piece.extent(0); ++i) {
     const bool owned = i >= a.ghosts() && i < a.ghosts() + a.local_rows();
     const index_t global = a.first_row() - a.ghosts() + i;
     for (index_t c = 0; c < per_row; ++c) {
-      p[i * per_row + c] = owned ? static_cast<S>(value_at(global * per_row + c)) : static_cast<S>(-1e30);
+      p[i * per_row + c] =
+          owned ? static_cast<S>(value_at(global * per_row + c)) : static_cast<S>(-1e30);
     }
   }
 }
@@ -43,9 +44,9 @@ void check_piece(const distributed_array<T, R>& a, const std::string& what) {
   using S = tack::scalar_t<T>;
   auto piece = a.with_ghosts();
   const index_t rows = a.global_shape()[0];
-  const index_t per_row = piece.extent(0) ? static_cast<index_t>(piece.size() / piece.extent(0)) *
-                                                tack::components_v<T>
-                                          : 0;
+  const index_t per_row =
+      piece.extent(0) ? static_cast<index_t>(piece.size() / piece.extent(0)) * tack::components_v<T>
+                      : 0;
   const S* p = reinterpret_cast<const S*>(piece.data());
   int bad = 0;
   for (index_t i = 0; i < piece.extent(0); ++i) {
@@ -105,12 +106,13 @@ TEST(DistributedArray, GhostExchangeMatchesSerialReference) {
           const std::string what = "rows " + std::to_string(rows) + " ghosts " +
                                    std::to_string(ghosts) + (periodic ? " periodic " : " ") +
                                    part.describe();
-          distributed_array<double> a1(w, {rows}, {.ghosts = ghosts, .periodic = periodic, .rows = part});
+          distributed_array<double> a1(w, {rows},
+                                       {.ghosts = ghosts, .periodic = periodic, .rows = part});
           fill_owned(a1);
           tack::mpi::exchange_ghosts(a1);
           check_piece(a1, what);
-          distributed_array<tack::vec3f, 2> a2(w, {rows, 2},
-                                               {.ghosts = ghosts, .periodic = periodic, .rows = part});
+          distributed_array<tack::vec3f, 2> a2(
+              w, {rows, 2}, {.ghosts = ghosts, .periodic = periodic, .rows = part});
           fill_owned(a2);
           a2.exchange_ghosts({.agree = false});
           check_piece(a2, what + " vec3f");
@@ -148,12 +150,15 @@ TEST(DistributedArray, InvalidArgumentsAreRefusedTogether) {
   EXPECT_THROW_MSG((distributed_array<float>(w, {-3})), tack::value_error, "extent -3");
   EXPECT_THROW_MSG((distributed_array<float>(w, {4}, {.ghosts = -1})), tack::value_error,
                    "ghosts -1");
-  EXPECT_THROW_MSG((distributed_array<float>(w, {4}, {.rows = tack::mpi::partition::block(5, w.size())})),
-                   tack::value_error, "does not fit 4 rows");
-  EXPECT_THROW_MSG((distributed_array<float>(w, {4}, {.rows = tack::mpi::partition::block(4, w.size() + 1)})),
-                   tack::value_error, "does not fit");
+  EXPECT_THROW_MSG(
+      (distributed_array<float>(w, {4}, {.rows = tack::mpi::partition::block(5, w.size())})),
+      tack::value_error, "does not fit 4 rows");
+  EXPECT_THROW_MSG(
+      (distributed_array<float>(w, {4}, {.rows = tack::mpi::partition::block(4, w.size() + 1)})),
+      tack::value_error, "does not fit");
   distributed_array<float> empty;
-  EXPECT_THROW_MSG(empty.local(), tack::value_error, "tack::mpi::distributed_array::local", "empty");
+  EXPECT_THROW_MSG(empty.local(), tack::value_error, "tack::mpi::distributed_array::local",
+                   "empty");
 }
 
 TEST(DistributedArray, GatherScatterRedistribute) {
@@ -162,13 +167,15 @@ TEST(DistributedArray, GatherScatterRedistribute) {
   for (index_t rows : {0, 5, 29}) {
     // The global array, known on every rank for the check; scattered from the last rank.
     std::vector<double> values(static_cast<std::size_t>(rows * 4));
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = value_at(static_cast<std::int64_t>(i));
+    for (std::size_t i = 0; i < values.size(); ++i)
+      values[i] = value_at(static_cast<std::int64_t>(i));
     auto global = tack::array_from(values).reshape(tack::shape<2>(rows, 4));
     const int root = n - 1;
     auto a = tack::mpi::scatter(w, w.rank() == root ? global : tack::zeros<double>({0, 4}), root,
                                 {.ghosts = 1, .rows = tack_mpi_test::random_partition(rows, n, 7)});
     EXPECT_EQ(a.global_shape(), (std::array<index_t, 2>{rows, 4}));
-    EXPECT_TRUE(tack::array_equal(a.local(), global.rows(a.first_row(), a.first_row() + a.local_rows())));
+    EXPECT_TRUE(
+        tack::array_equal(a.local(), global.rows(a.first_row(), a.first_row() + a.local_rows())));
     auto whole = tack::mpi::gather(a, 0);
     if (w.rank() == 0) {
       EXPECT_TRUE(tack::array_equal(whole, global));
@@ -177,11 +184,13 @@ TEST(DistributedArray, GatherScatterRedistribute) {
     }
     // To a block partition and to another random one: the owned rows follow.
     for (unsigned seed : {0u, 11u}) {
-      auto to = seed ? tack_mpi_test::random_partition(rows, n, seed) : tack::mpi::partition::block(rows, n);
+      auto to = seed ? tack_mpi_test::random_partition(rows, n, seed)
+                     : tack::mpi::partition::block(rows, n);
       auto b = tack::mpi::redistribute(a, to);
       EXPECT_EQ(b.rows(), to);
       EXPECT_EQ(b.ghosts(), 1);
-      EXPECT_TRUE(tack::array_equal(b.local(), global.rows(b.first_row(), b.first_row() + b.local_rows())));
+      EXPECT_TRUE(
+          tack::array_equal(b.local(), global.rows(b.first_row(), b.first_row() + b.local_rows())));
     }
   }
   distributed_array<double> a(w, {4});

@@ -43,7 +43,7 @@ term term_at(std::int64_t i, int bits, int span, std::uint64_t seed) {
 }
 
 template <class S>
-S value_of(const term &t) {
+S value_of(const term& t) {
   return static_cast<S>(std::ldexp(static_cast<double>(t.m), t.e));
 }
 
@@ -55,13 +55,13 @@ bool same_bits(T a, T b) {
 /// Fills every owned cell of `u` (ghost cells: NaN, which no reduction may read) with
 /// `f(global scalar index)`.
 template <class T, class F>
-void fill(const tack::mpi::grid_array<T> &u, F f) {
+void fill(const tack::mpi::grid_array<T>& u, F f) {
   using S = tack::scalar_t<T>;
-  const auto &g = u.layout();
+  const auto& g = u.layout();
   auto b = u.with_ghosts();
   const index_t gh = g.ghosts();
   const auto l = g.local_extents(), off = g.local_offset(), ext = g.global_extents();
-  auto *p = reinterpret_cast<S *>(b.data());
+  auto* p = reinterpret_cast<S*>(b.data());
   const index_t c = tack::components_v<T>;
   for (index_t i = 0; i < b.extent(0); ++i)
     for (index_t j = 0; j < b.extent(1); ++j)
@@ -96,11 +96,11 @@ std::vector<grid_case> grid_cases(int ranks) {
   return out;
 }
 
-} // namespace
+}  // namespace
 
 TEST(GridReduce, SumsAreCorrectlyRoundedOnEveryDecomposition) {
   auto w = communicator::world();
-  for (const auto &gc : grid_cases(w.size())) {
+  for (const auto& gc : grid_cases(w.size())) {
     tack::mpi::grid g(w, gc.extents, {.ghosts = gc.ghosts, .dims = gc.dims});
     const index_t n = gc.extents[0] * gc.extents[1] * gc.extents[2];
     // double: mantissas below 2^30, exponents in [-20, 20]; the exact sum times 2^20 is an integer.
@@ -115,7 +115,7 @@ TEST(GridReduce, SumsAreCorrectlyRoundedOnEveryDecomposition) {
         naive += value_of<double>(t);
       }
       const double want =
-          std::ldexp(static_cast<double>(exact), -20); // int128 -> double rounds to nearest
+          std::ldexp(static_cast<double>(exact), -20);  // int128 -> double rounds to nearest
       const double got = tack::mpi::sum(u);
       EXPECT_TRUE(same_bits(got, want))
           << g.describe() << ": " << got << " vs " << want << " (naive " << naive << ")";
@@ -140,7 +140,7 @@ TEST(GridReduce, SumsAreCorrectlyRoundedOnEveryDecomposition) {
 
 TEST(GridReduce, DotIsTheExactSumOfExactProducts) {
   auto w = communicator::world();
-  for (const auto &gc : grid_cases(w.size())) {
+  for (const auto& gc : grid_cases(w.size())) {
     tack::mpi::grid g(w, gc.extents, {.ghosts = gc.ghosts, .dims = gc.dims});
     tack::mpi::grid_array<double> a(g), b(g);
     // 40-bit mantissas: the products (80 bits) are not exact in double arithmetic.
@@ -186,8 +186,7 @@ TEST(GridReduce, IntegersMinMax) {
   fill(a, [](index_t i) { return static_cast<std::int64_t>(i) - 50; });
   fill(b, [](index_t i) { return static_cast<std::int64_t>(i % 7); });
   std::int64_t d = 0;
-  for (index_t i = 0; i < n; ++i)
-    d += (i - 50) * (i % 7);
+  for (index_t i = 0; i < n; ++i) d += (i - 50) * (i % 7);
   EXPECT_EQ(tack::mpi::dot(a, b), d);
   tack::mpi::grid_array<double> x(g);
   fill(x, [](index_t i) {
@@ -247,11 +246,11 @@ TEST(GridReduce, RefusalsAreCollective) {
     auto other = [&](auto op) {
       return w.rank() == 0 ? static_cast<double>(op(a)) : static_cast<double>(op(c));
     };
-    EXPECT_THROW_MSG(other([](const auto &x) { return tack::mpi::sum(x); }), tack::value_error,
+    EXPECT_THROW_MSG(other([](const auto& x) { return tack::mpi::sum(x); }), tack::value_error,
                      "tack::mpi::sum", "disagree", "grid_array<f32>");
-    EXPECT_THROW_MSG(other([](const auto &x) { return tack::mpi::max(x); }), tack::value_error,
+    EXPECT_THROW_MSG(other([](const auto& x) { return tack::mpi::max(x); }), tack::value_error,
                      "tack::mpi::max", "disagree");
-    EXPECT_THROW_MSG(other([](const auto &x) { return tack::mpi::mean(x); }), tack::value_error,
+    EXPECT_THROW_MSG(other([](const auto& x) { return tack::mpi::mean(x); }), tack::value_error,
                      "tack::mpi::mean", "disagree");
     // Arrays of different grids (different Cartesian communicators): the checks meet on the
     // communicator the grids were made on, so every rank refuses instead of waiting.

@@ -13,7 +13,9 @@ using tack::index_t;
 using tack::mpi::communicator;
 
 namespace {
-double cell_value(index_t i, index_t j, index_t k) { return static_cast<double>(i * 10000 + j * 100 + k); }
+double cell_value(index_t i, index_t j, index_t k) {
+  return static_cast<double>(i * 10000 + j * 100 + k);
+}
 
 // Counts the ghost cells of each kind (0: face, 1: edge, 2: corner) that were checked.
 void check_exchange(const tack::mpi::grid& g, std::array<int, 3>& checked) {
@@ -22,7 +24,9 @@ void check_exchange(const tack::mpi::grid& g, std::array<int, 3>& checked) {
   const index_t gh = g.ghosts();
   const auto l = g.local_extents(), off = g.local_offset(), ext = g.global_extents();
   const auto per = g.periodic();
-  auto inside = [&](index_t x, int d) { return x >= gh && x < gh + l[static_cast<std::size_t>(d)]; };
+  auto inside = [&](index_t x, int d) {
+    return x >= gh && x < gh + l[static_cast<std::size_t>(d)];
+  };
   for (index_t i = 0; i < b.extent(0); ++i)
     for (index_t j = 0; j < b.extent(1); ++j)
       for (index_t k = 0; k < b.extent(2); ++k) {
@@ -40,8 +44,10 @@ void check_exchange(const tack::mpi::grid& g, std::array<int, 3>& checked) {
         for (std::size_t d = 0; d < 3; ++d) {
           if (!inside(std::array<index_t, 3>{i, j, k}[d], static_cast<int>(d))) ++ghost_dims;
           if (gl[d] < 0 || gl[d] >= ext[d]) {
-            if (per[d]) gl[d] = (gl[d] + ext[d]) % ext[d];
-            else outside = true;
+            if (per[d])
+              gl[d] = (gl[d] + ext[d]) % ext[d];
+            else
+              outside = true;
           }
         }
         const double want = outside ? -1.0 : cell_value(gl[0], gl[1], gl[2]);
@@ -66,9 +72,12 @@ TEST(Grid, BlocksCoverTheGrid) {
   vol.local().fill(l[0] * l[1] * l[2]);
   EXPECT_EQ(tack::mpi::sum(vol), 9 * 7 * 5);
   for (int dim = 0; dim < 3; ++dim) {
-    const auto p = tack::mpi::partition::block(g.global_extents()[static_cast<std::size_t>(dim)], d[static_cast<std::size_t>(dim)]);
-    EXPECT_EQ(g.local_offset()[static_cast<std::size_t>(dim)], p.first(g.coords()[static_cast<std::size_t>(dim)]));
-    EXPECT_EQ(g.neighbor(dim, 0) < 0, g.coords()[static_cast<std::size_t>(dim)] == 0);  // not periodic
+    const auto p = tack::mpi::partition::block(g.global_extents()[static_cast<std::size_t>(dim)],
+                                               d[static_cast<std::size_t>(dim)]);
+    EXPECT_EQ(g.local_offset()[static_cast<std::size_t>(dim)],
+              p.first(g.coords()[static_cast<std::size_t>(dim)]));
+    EXPECT_EQ(g.neighbor(dim, 0) < 0,
+              g.coords()[static_cast<std::size_t>(dim)] == 0);  // not periodic
   }
 }
 
@@ -80,9 +89,10 @@ TEST(Grid, ExchangeFillsFacesEdgesCorners) {
       const std::array<bool, 3> periodic{(per & 1) != 0, (per & 2) != 0, (per & 4) != 0};
       check_exchange(tack::mpi::grid(w, {6, 5, 4}, {.ghosts = gh, .periodic = periodic}), checked);
       // Every rank along one dimension, then another split.
-      check_exchange(tack::mpi::grid(w, {2 * w.size() * gh, 3, 2},
-                                     {.ghosts = gh, .periodic = periodic, .dims = {w.size(), 1, 1}}),
-                     checked);
+      check_exchange(
+          tack::mpi::grid(w, {2 * w.size() * gh, 3, 2},
+                          {.ghosts = gh, .periodic = periodic, .dims = {w.size(), 1, 1}}),
+          checked);
       check_exchange(tack::mpi::grid(w, {3, 2 * w.size() * gh, 5},
                                      {.ghosts = gh, .periodic = periodic, .dims = {1, 0, 1}}),
                      checked);
@@ -96,8 +106,9 @@ TEST(Grid, ExchangeFillsFacesEdgesCorners) {
 
 TEST(Grid, RefusalsAreCollective) {
   auto w = communicator::world();
-  EXPECT_THROW_MSG(tack::mpi::grid(w, {4, 4, w.size() * 3 - 1}, {.ghosts = 3, .dims = {1, 1, w.size()}}),
-                   tack::value_error, "tack::mpi::grid", "thin", "ghost");
+  EXPECT_THROW_MSG(
+      tack::mpi::grid(w, {4, 4, w.size() * 3 - 1}, {.ghosts = 3, .dims = {1, 1, w.size()}}),
+      tack::value_error, "tack::mpi::grid", "thin", "ghost");
   EXPECT_THROW_MSG(tack::mpi::grid(w, {4, 0, 4}), tack::value_error, "tack::mpi::grid", "extents");
   EXPECT_THROW_MSG(tack::mpi::grid(w, {4, 4, 4}, {.dims = {w.size() + 1, 1, 1}}), tack::value_error,
                    "tack::mpi::grid", "divide");

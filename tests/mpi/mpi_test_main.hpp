@@ -18,8 +18,8 @@ public:
   explicit rank_failures(int rank) : rank_(rank) {}
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
     if (r.failed()) {
-      std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
-                   r.line_number(), r.summary());
+      std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_,
+                   r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
     }
   }
 
@@ -47,5 +47,5 @@ inline int run(int argc, char** argv) {
 
 }  // namespace tack_mpi_test
 
-#define TACK_MPI_TEST_MAIN                                                                         \
+#define TACK_MPI_TEST_MAIN \
   int main(int argc, char** argv) { return tack_mpi_test::run(argc, argv); }

@@ -25,7 +25,8 @@ template <class T, int R>
 void fill(const distributed_array<T, R>& a, std::uint64_t seed) {
   using S = tack::scalar_t<T>;
   auto l = a.local();
-  const index_t per_row = l.extent(0) ? static_cast<index_t>(l.size() / l.extent(0)) * tack::components_v<T> : 0;
+  const index_t per_row =
+      l.extent(0) ? static_cast<index_t>(l.size() / l.extent(0)) * tack::components_v<T> : 0;
   S* p = l.size() ? reinterpret_cast<S*>(l.data()) : nullptr;
   for (index_t i = 0; i < l.extent(0) * per_row; ++i) {
     p[i] = static_cast<S>(value_at(a.first_row() * per_row + i, seed));
@@ -34,8 +35,10 @@ void fill(const distributed_array<T, R>& a, std::uint64_t seed) {
 
 template <class V>
 std::uint64_t bits(V v) {
-  if constexpr (sizeof(V) == 4) return std::bit_cast<std::uint32_t>(v);
-  else return std::bit_cast<std::uint64_t>(v);
+  if constexpr (sizeof(V) == 4)
+    return std::bit_cast<std::uint32_t>(v);
+  else
+    return std::bit_cast<std::uint64_t>(v);
 }
 
 }  // namespace
@@ -72,7 +75,8 @@ TYPED_TEST(OrderedSum, BitIdenticalForEveryPartition) {
                 std::abs(static_cast<double>(exact)) * 1e-4 + 1e-3);
 
     for (unsigned seed : {0u, 5u, 6u, 7u}) {
-      auto part = seed ? tack_mpi_test::random_partition(rows, n, seed) : tack::mpi::partition::block(rows, n);
+      auto part = seed ? tack_mpi_test::random_partition(rows, n, seed)
+                       : tack::mpi::partition::block(rows, n);
       distributed_array<T, 2> a(w, {rows, cols}, {.ghosts = 1, .rows = part});
       distributed_array<T, 2> b(w, {rows, cols}, {.rows = part});
       fill(a, 3);
@@ -80,7 +84,8 @@ TYPED_TEST(OrderedSum, BitIdenticalForEveryPartition) {
       const S s = tack::mpi::sum(a);
       EXPECT_EQ(bits(s), bits(s1)) << part.describe() << ": " << s << " vs one rank " << s1;
       EXPECT_EQ(bits(tack::mpi::dot(a, b)), bits(ref_d)) << part.describe();
-      EXPECT_EQ(bits(tack::mpi::mean(a)), bits(static_cast<S>(s1 / static_cast<S>(rows * per_row))));
+      EXPECT_EQ(bits(tack::mpi::mean(a)),
+                bits(static_cast<S>(s1 / static_cast<S>(rows * per_row))));
       // Moving the rows elsewhere changes nothing.
       auto c = tack::mpi::redistribute(a, tack_mpi_test::random_partition(rows, n, seed + 100));
       EXPECT_EQ(bits(tack::mpi::sum(c)), bits(s1));
@@ -91,7 +96,8 @@ TYPED_TEST(OrderedSum, BitIdenticalForEveryPartition) {
 TEST(Reduce, MinMaxExact) {
   auto w = communicator::world();
   for (index_t rows : {1, 3, 1001}) {
-    distributed_array<double> a(w, {rows}, {.ghosts = 2, .rows = tack_mpi_test::random_partition(rows, w.size(), 3)});
+    distributed_array<double> a(
+        w, {rows}, {.ghosts = 2, .rows = tack_mpi_test::random_partition(rows, w.size(), 3)});
     fill(a, 9);
     a.with_ghosts().rows(0, 2).fill(1e300);  // ghost rows are not counted
     double lo = 1e300, hi = -1e300;
@@ -112,7 +118,8 @@ TEST(Reduce, MinMaxExact) {
 TEST(Reduce, IntegersExact) {
   auto w = communicator::world();
   const index_t rows = 1237;
-  distributed_array<std::int32_t, 2> a(w, {rows, 2}, {.rows = tack_mpi_test::random_partition(rows, w.size(), 4)});
+  distributed_array<std::int32_t, 2> a(
+      w, {rows, 2}, {.rows = tack_mpi_test::random_partition(rows, w.size(), 4)});
   distributed_array<std::int32_t, 2> b(w, {rows, 2}, {.rows = a.rows()});
   auto la = a.local(), lb = b.local();
   std::int64_t s = 0, d = 0, mn = 1 << 30, mx = -(1 << 30);
@@ -133,9 +140,13 @@ TEST(Reduce, IntegersExact) {
   EXPECT_EQ(tack::mpi::dot(a, b), d);
   EXPECT_EQ(tack::mpi::min(a), mn);
   EXPECT_EQ(tack::mpi::max(a), mx);
-  EXPECT_EQ(tack::mpi::mean(a), tack_mpi_test::reference_sum<double>(
-                                    [](std::int64_t i) { return static_cast<double>(static_cast<std::int32_t>(i % 97) - 40); },
-                                    rows * 2) / static_cast<double>(rows * 2));
+  EXPECT_EQ(tack::mpi::mean(a),
+            tack_mpi_test::reference_sum<double>(
+                [](std::int64_t i) {
+                  return static_cast<double>(static_cast<std::int32_t>(i % 97) - 40);
+                },
+                rows * 2) /
+                static_cast<double>(rows * 2));
   distributed_array<bool> flags(w, {10});
   flags.local().fill(true);
   EXPECT_EQ(tack::mpi::sum(flags), 10);
@@ -146,7 +157,8 @@ TEST(Reduce, DotRefusesDifferentPartitions) {
   if (w.size() == 1) GTEST_SKIP() << "one rank has one partition";
   distributed_array<double> a(w, {10});
   distributed_array<double> b(w, {10}, {.rows = tack::mpi::partition::from_counts([&] {
-                                          std::vector<index_t> c(static_cast<std::size_t>(w.size()), 0);
+                                          std::vector<index_t> c(static_cast<std::size_t>(w.size()),
+                                                                 0);
                                           c[0] = 10;
                                           return c;
                                         }())});

@@ -176,16 +176,36 @@ TEST(Dtype, ParseRoundTripsEveryRuntimeName) {
 }
 
 TEST(Dtype, ParseRejectsBadTextQuotingIt) {
-  for (const char* bad : {"", "f33", "float", "F32", " f32", "f32 ", "vec3f", "vec(f32)", "vec0(f32)",
-                          "vec03(f32)", "vec3(f33)", "vec3(f32", "vec3f32)", "vec3(f32))",
-                          "vec3()", "mat5(f32)", "mat2x(f32)", "mat2x5(f32)", "mat0x2(f32)",
-                          "vec3x3(f32)", "vec17(f32)", "vec99999999999(f32)", "mat3(vec3(f32))"}) {
+  for (const char* bad : {"",
+                          "f33",
+                          "float",
+                          "F32",
+                          " f32",
+                          "f32 ",
+                          "vec3f",
+                          "vec(f32)",
+                          "vec0(f32)",
+                          "vec03(f32)",
+                          "vec3(f33)",
+                          "vec3(f32",
+                          "vec3f32)",
+                          "vec3(f32))",
+                          "vec3()",
+                          "mat5(f32)",
+                          "mat2x(f32)",
+                          "mat2x5(f32)",
+                          "mat0x2(f32)",
+                          "vec3x3(f32)",
+                          "vec17(f32)",
+                          "vec99999999999(f32)",
+                          "mat3(vec3(f32))"}) {
     // Built with += rather than "\"" + s + "\"": g++ 12 -O3 warns falsely on the latter
     // (-Wrestrict, GCC bug 105329).
     std::string quoted = "\"";
     quoted += bad;
     quoted += '"';
-    expect_value_error([&] { (void)dtype::parse(bad); }, {"tack::dtype::parse", quoted, "expected"});
+    expect_value_error([&] { (void)dtype::parse(bad); },
+                       {"tack::dtype::parse", quoted, "expected"});
   }
 }
 

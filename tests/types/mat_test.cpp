@@ -42,7 +42,9 @@ using tack::vec3f;
 
 class MatChecked : public ::testing::Test {
 protected:
-  void SetUp() override { previous_ = tack::set_precondition_handler(tack::throwing_precondition_handler); }
+  void SetUp() override {
+    previous_ = tack::set_precondition_handler(tack::throwing_precondition_handler);
+  }
   void TearDown() override { tack::set_precondition_handler(previous_); }
   tack::precondition_handler previous_ = nullptr;
 };

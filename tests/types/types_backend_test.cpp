@@ -138,7 +138,8 @@ struct cuda_runner {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-      why = std::string("no CUDA device: ") + (e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+      why = std::string("no CUDA device: ") +
+            (e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
       return false;
     }
     return true;

@@ -21,13 +21,13 @@ using namespace tack;
 
 // ---- layout: what arrays, views, DLPack and CUDA copies rely on ----
 template <class T>
-constexpr bool value_type_like =
-    std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T> &&
-    std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>;
+constexpr bool value_type_like = std::is_trivially_copyable_v<T>&& std::is_standard_layout_v<T>&&
+    std::is_trivially_default_constructible_v<T>&& std::is_trivially_destructible_v<T>;
 
 static_assert(value_type_like<vec3f> && value_type_like<vec4d> && value_type_like<vec3i>);
 static_assert(value_type_like<vec<std::int8_t, 5>> && value_type_like<vec<bool, 2>>);
-static_assert(value_type_like<mat3f> && value_type_like<mat4d> && value_type_like<mat<float, 2, 3>>);
+static_assert(value_type_like<mat3f> && value_type_like<mat4d> &&
+              value_type_like<mat<float, 2, 3>>);
 static_assert(sizeof(vec3f) == 12 && alignof(vec3f) == alignof(float));
 static_assert(sizeof(vec4f) == 16 && sizeof(vec3d) == 24 && sizeof(vec3i) == 12);
 static_assert(sizeof(vec<std::uint8_t, 3>) == 3);
@@ -37,7 +37,8 @@ static_assert(sizeof(mat4f) == 64 && alignof(mat4d) == alignof(double));
 // ---- aliases ----
 static_assert(std::is_same_v<f32, float> && std::is_same_v<f64, double>);
 static_assert(std::is_same_v<i8, std::int8_t> && std::is_same_v<u64, std::uint64_t>);
-static_assert(std::is_same_v<vec3i, vec<std::int32_t, 3>> && std::is_same_v<mat2d, mat<double, 2, 2>>);
+static_assert(std::is_same_v<vec3i, vec<std::int32_t, 3>> &&
+              std::is_same_v<mat2d, mat<double, 2, 2>>);
 static_assert(std::is_same_v<item<float>, float>);
 static_assert(std::is_same_v<item<float, 3>, vec3f>);
 static_assert(std::is_same_v<item<double, 3, 3>, mat3d>);
@@ -59,7 +60,8 @@ static_assert(component_rows_v<mat<float, 2, 3>> == 2 && component_cols_v<mat<fl
 static_assert(element<float> && element<bool> && element<vec3i> && element<mat4d>);
 static_assert(element<const vec3f>);
 static_assert(!element<long double> && !element<vec<long long, 3>> && !element<int*>);
-static_assert(scalar_kind_of_v<float> == scalar_kind::f32 && scalar_kind_of_v<bool> == scalar_kind::boolean);
+static_assert(scalar_kind_of_v<float> == scalar_kind::f32 &&
+              scalar_kind_of_v<bool> == scalar_kind::boolean);
 
 // A vec is one element, not an array: it must not satisfy the array protocol, or the expression
 // layer would treat `vec3f * 2.0f` as an array expression.
@@ -69,7 +71,8 @@ static_assert(!readable_array<vec3f> && !readable_array<mat3f>);
 static_assert(std::is_constructible_v<vec3f, float, float, float>);
 static_assert(std::is_convertible_v<vec3f, vec3f> && !std::is_convertible_v<float, vec3f>);
 static_assert(!std::is_convertible_v<vec3d, vec3f> && std::is_constructible_v<vec3f, vec3d>);
-static_assert(!std::is_convertible_v<float, mat2f> && !std::is_convertible_v<vec2f, mat<float, 1, 2>>);
+static_assert(!std::is_convertible_v<float, mat2f> &&
+              !std::is_convertible_v<vec2f, mat<float, 1, 2>>);
 static_assert(!std::is_constructible_v<vec3f, vec2f>);
 
 // ---- constant evaluation ----
@@ -92,8 +95,8 @@ constexpr mat3d m3{{2, 0, 1}, {1, 3, 2}, {1, 1, 2}};
 static_assert(determinant(m3) == 6.0);  // 2 * (6 - 2) - 0 + 1 * (1 - 3)
 static_assert(determinant(mat2f{{1, 2}, {3, 4}}) == -2.0f);
 static_assert(determinant(identity<double, 4>()) == 1.0);
-static_assert(determinant(mat<std::int32_t, 4, 4>{{1, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 3, 0}, {1, 1, 1, 4}}) ==
-              24);
+static_assert(determinant(mat<std::int32_t, 4, 4>{
+                  {1, 0, 0, 0}, {0, 2, 0, 0}, {0, 0, 3, 0}, {1, 1, 1, 4}}) == 24);
 static_assert(transpose(mat<float, 2, 3>{{1, 2, 3}, {4, 5, 6}}) ==
               mat<float, 3, 2>{{1, 4}, {2, 5}, {3, 6}});
 static_assert(identity<float, 2>() * vec2f{3, 4} == vec2f{3, 4});

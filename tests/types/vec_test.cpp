@@ -36,7 +36,9 @@ using tack::vec4f;
 // Installs the throwing precondition handler for one test, restoring the previous one after.
 class VecChecked : public ::testing::Test {
 protected:
-  void SetUp() override { previous_ = tack::set_precondition_handler(tack::throwing_precondition_handler); }
+  void SetUp() override {
+    previous_ = tack::set_precondition_handler(tack::throwing_precondition_handler);
+  }
   void TearDown() override { tack::set_precondition_handler(previous_); }
   tack::precondition_handler previous_ = nullptr;
 };

@@ -187,8 +187,12 @@ TEST(ArrayView, IsAStridedMdview) {
 
 // Views cannot resize: they have no growth members at all (Axom's note).
 template <class V>
-constexpr bool can_grow = requires(V v) { v.resize(1); } || requires(V v) { v.push_back(0); } ||
-                          requires(V v) { v.insert(0, 0); } || requires(V v) { v.reserve(1); };
+constexpr bool can_grow = requires(V v) {
+  v.resize(1);
+}
+|| requires(V v) { v.push_back(0); }
+|| requires(V v) { v.insert(0, 0); }
+|| requires(V v) { v.reserve(1); };
 static_assert(!can_grow<tack::array_view<int>>);
 static_assert(!can_grow<tack::mc_array_view<int>>);
 
@@ -281,11 +285,13 @@ TEST(ArrayView, MemorySpaceParameter) {
   static_assert(std::is_convertible_v<host_view, tack::array_view<int>>);
   static_assert(!std::is_convertible_v<tack::array_view<int>, host_view>);
   static_assert(std::is_constructible_v<host_view, tack::array_view<int>>);
-  static_assert(!std::is_constructible_v<tack::array_view<int, 1, tack::memory_space::device>, host_view>);
+  static_assert(
+      !std::is_constructible_v<tack::array_view<int, 1, tack::memory_space::device>, host_view>);
   host_view back(d);
   EXPECT_EQ(back.data(), memory.data());
   static_assert(std::is_trivially_copyable_v<host_view>);
-  static_assert(std::is_same_v<tack::array_view<int>, tack::array_view<int, 1, tack::memory_space::dynamic>>);
+  static_assert(
+      std::is_same_v<tack::array_view<int>, tack::array_view<int, 1, tack::memory_space::dynamic>>);
 }
 
 TEST(ArrayView, ShapesFromTackShapeAndStdArray) {

@@ -29,8 +29,7 @@ TEST(Extents, StaticAndDynamicExtents) {
   using E = tack::extents<3, dyn, 4>;
   static_assert(E::rank() == 3);
   static_assert(E::rank_dynamic() == 1);
-  static_assert(E::static_extent(0) == 3 && E::static_extent(1) == dyn &&
-                E::static_extent(2) == 4);
+  static_assert(E::static_extent(0) == 3 && E::static_extent(1) == dyn && E::static_extent(2) == 4);
   const E e(5);
   EXPECT_EQ(e.extent(0), 3);
   EXPECT_EQ(e.extent(1), 5);
@@ -217,8 +216,8 @@ TEST(Mdview, MakeViewRefusesWritableViewsOfReadOnlyMemory) {
 
 TEST(Mdview, MakeViewRefusesMisalignedMemory) {
   std::vector<double> memory(4);
-  auto bytes = tack::buffer::borrow(reinterpret_cast<char*>(memory.data()) + 1, 16, tack::cpu(),
-                                    false);
+  auto bytes =
+      tack::buffer::borrow(reinterpret_cast<char*>(memory.data()) + 1, 16, tack::cpu(), false);
   EXPECT_THROW_MSG((tack::make_view<double, 2>(bytes)), tack::value_error, "aligned to 8 bytes");
 }
 

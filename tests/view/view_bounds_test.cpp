@@ -45,8 +45,8 @@ std::string index_error_message(F&& f) {
   return tack::test::error_message<tack::index_error>(static_cast<F&&>(f));
 }
 
-#define EXPECT_CONTAINS(haystack, needle)                                                          \
-  EXPECT_NE(std::string(haystack).find(needle), std::string::npos)                                 \
+#define EXPECT_CONTAINS(haystack, needle)                          \
+  EXPECT_NE(std::string(haystack).find(needle), std::string::npos) \
       << "message: " << (haystack) << "\nexpected to contain: " << (needle)
 
 TEST_F(ViewBounds, ViewIndexPastTheExtent) {
@@ -173,7 +173,9 @@ TEST_F(ViewBounds, ConstructionPreconditions) {
   std::vector<int> a(4);
   EXPECT_CONTAINS(index_error_message([&] { tack::array_view<int>(a.data(), 2, 0); }),
                   "tack::array_view: spacing 0 is not positive");
-  EXPECT_CONTAINS(index_error_message([&] { tack::view<int, 2>(a.data(), {-1, 2}); }),
+  EXPECT_CONTAINS(index_error_message([&] {
+                    tack::view<int, 2>(a.data(), {-1, 2});
+                  }),
                   "tack::view: extent -1 of dimension 0 is negative");
   EXPECT_CONTAINS(index_error_message([&] { tack::extents<3, tack::dyn>(4, 2); }),
                   "extent 4 of dimension 0 does not match the static extent 3");

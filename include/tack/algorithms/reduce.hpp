@@ -65,7 +65,7 @@ struct algorithm_value {
                                                                     kernel_value_probe{}))>;
 };
 template <class A>
-  requires readable_array<A>
+requires readable_array<A>
 struct algorithm_value<A> {
   using type = arrays::detail::value_t<A>;
 };
@@ -120,9 +120,9 @@ struct component_reader {
   /// ahead of their loop through it, and may ask past the end). Only where the operands are
   /// consecutive scalars in memory: AoS views whose elements are their components, packed.
   TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const
-    requires(is_aos_view_v<K> && sizeof(value_type) == sizeof(scalar_type) * components)
-  {
-    return reinterpret_cast<std::uintptr_t>(k.data()) + static_cast<std::uintptr_t>(j) * sizeof(scalar_type);
+      requires(is_aos_view_v<K> && sizeof(value_type) == sizeof(scalar_type) * components) {
+    return reinterpret_cast<std::uintptr_t>(k.data()) +
+           static_cast<std::uintptr_t>(j) * sizeof(scalar_type);
   }
 
   TACK_EXEC_CHECK_DISABLE
@@ -156,11 +156,10 @@ struct transformed_reader {
   Fn fn;
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr decltype(auto) operator()(index_t j) const { return fn(read(j)); }
-  TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const
-    requires requires { read.operand_address(j); }
-  {
-    return read.operand_address(j);
+  TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const requires requires {
+    read.operand_address(j);
   }
+  { return read.operand_address(j); }
 };
 
 /// `fn(operand j of a, operand j of b)`: `dot` and the two-array `transform_reduce`.
@@ -211,18 +210,19 @@ struct minmax_reader {
     const auto x = read(j);
     return {x, x};
   }
-  TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const
-    requires requires { read.operand_address(j); }
-  {
-    return read.operand_address(j);
+  TACK_FORCEINLINE std::uintptr_t operand_address(index_t j) const requires requires {
+    read.operand_address(j);
   }
+  { return read.operand_address(j); }
 };
 
 /// The device an argument names, if any: a `tack::array`'s device, an implicit array's
 /// `std::optional` device.
 template <class A>
 std::optional<tack::device> named_device(const A& a) {
-  if constexpr (requires { { a.device() } -> std::convertible_to<tack::device>; }) {
+  if constexpr (requires {
+                  { a.device() } -> std::convertible_to<tack::device>;
+                }) {
     return std::optional<tack::device>(a.device());
   } else if constexpr (requires {
                          { a.device() } -> std::convertible_to<std::optional<tack::device>>;
@@ -261,7 +261,9 @@ tack::device common_algorithm_device(const char* op, const A& a, const B& b) {
 /// The number of elements of an algorithm argument.
 template <class A>
 index_t algorithm_size(const A& a) {
-  if constexpr (requires { { a.size() } -> std::convertible_to<index_t>; }) {
+  if constexpr (requires {
+                  { a.size() } -> std::convertible_to<index_t>;
+                }) {
     return static_cast<index_t>(a.size());
   } else {
     return tack::visit_kernel_form(a, [](const auto& k) { return static_cast<index_t>(k.size()); });
@@ -271,7 +273,9 @@ index_t algorithm_size(const A& a) {
 /// How error messages name an argument: its `describe()` when it has one.
 template <class A>
 std::string describe_argument(const A& a) {
-  if constexpr (requires { { a.describe() } -> std::convertible_to<std::string>; }) {
+  if constexpr (requires {
+                  { a.describe() } -> std::convertible_to<std::string>;
+                }) {
     return a.describe();
   } else if constexpr (arrays::is_implicit_array_v<A>) {
     return "an implicit array of " + std::to_string(algorithm_size(a)) + " elements";
@@ -432,8 +436,8 @@ std::pair<detail::algorithm_scalar_t<A>, detail::algorithm_scalar_t<A>> minmax(c
   const M r = detail::with_kernel_form_on(
       detail::algorithm_device(a), "tack::minmax", a, [&](auto backend, const auto& k) {
         const detail::minmax_reader<std::remove_cvref_t<decltype(k)>> read{{k}};
-        return tack::parallel_reduce(backend, read.read.count(),
-                                     detail::minmax_op::identity<M>(), read, detail::minmax_op{});
+        return tack::parallel_reduce(backend, read.read.count(), detail::minmax_op::identity<M>(),
+                                     read, detail::minmax_op{});
       });
   return {r.lo, r.hi};
 }

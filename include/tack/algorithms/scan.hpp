@@ -95,9 +95,10 @@ template <detail::algorithm_array In, class T, int R, memory_space S, class Op =
 void inclusive_scan(const In& in, const array<T, R, S>& out, Op op = {}) {
   using V = std::remove_const_t<T>;
   if constexpr (!requires { Op::template identity<V>(); }) {
-    static_assert(requires { Op::template identity<V>(); },
-                  "tack::inclusive_scan: the op needs an identity, `template <class T> static T "
-                  "identity()` (see tack::ops::plus); or use exclusive_scan with an explicit init");
+    static_assert(
+        requires { Op::template identity<V>(); },
+        "tack::inclusive_scan: the op needs an identity, `template <class T> static T "
+        "identity()` (see tack::ops::plus); or use exclusive_scan with an explicit init");
   } else {
     detail::scan_into<true>("tack::inclusive_scan", in, out, Op::template identity<V>(), op);
   }

@@ -74,14 +74,14 @@ public:
   explicit sort_buffer(index_t n) {
     const auto count = static_cast<std::size_t>(n > 0 ? n : 1);
     if constexpr (raw_) {
-      data_ = static_cast<T*>(::operator new(count * sizeof(T), std::align_val_t{alignof(T)}));
+      data_ = static_cast<T*>(::operator new (count * sizeof(T), std::align_val_t{alignof(T)}));
     } else {
       data_ = new T[count];
     }
   }
   ~sort_buffer() {
     if constexpr (raw_) {
-      ::operator delete(data_, std::align_val_t{alignof(T)});
+      ::operator delete (data_, std::align_val_t{alignof(T)});
     } else {
       delete[] data_;
     }
@@ -195,8 +195,8 @@ void parallel_sort(T* data, index_t n, const Comp& comp) {
           const task& w = tasks[static_cast<std::size_t>(t)];
           T* const a = src + w.a0;
           T* const b = src + w.a1;
-          move_merge(a + w.i0, a + w.i1, b + (w.k0 - w.i0), b + (w.k1 - w.i1),
-                     dst + w.a0 + w.k0, comp);
+          move_merge(a + w.i0, a + w.i1, b + (w.k0 - w.i0), b + (w.k1 - w.i1), dst + w.a0 + w.k0,
+                     comp);
         });
         std::swap(src, dst);
         bounds = std::move(merged);
@@ -236,7 +236,8 @@ template <class K, int RK, memory_space SK, class V, int RV, memory_space SV>
 void require_one_device(const array<K, RK, SK>& keys, const array<V, RV, SV>& values) {
   if (keys.host_accessible() || values.host_accessible() || keys.device() != values.device()) {
     throw value_error("tack::sort_by_key: the keys (" + keys.describe() + ") and the values (" +
-                      values.describe() + ") must both be in host memory or both in the memory "
+                      values.describe() +
+                      ") must both be in host memory or both in the memory "
                       "of one GPU; move one with to_device()");
   }
 }
@@ -276,7 +277,8 @@ void require_same_size(const array<K, RK, SK>& keys, const array<V, RV, SV>& val
   }
   if (arrays_overlap(keys, values)) {
     throw value_error("tack::sort_by_key: the keys (" + keys.describe() + ") and the values (" +
-                      values.describe() + ") share memory; sort one array with tack::sort, or "
+                      values.describe() +
+                      ") share memory; sort one array with tack::sort, or "
                       "pass a copy of the keys (keys.copy())");
   }
 }
@@ -287,9 +289,8 @@ template <class K, memory_space SK, class V, memory_space SV>
 void reorder_on_host(const array<K, 1, SK>& keys, const array<V, 1, SV>& values,
                      const sort_buffer<keyed_index<K>>& items) {
   const index_t n = keys.size();
-  keys.visit_kernel_form([&](const auto& kv) {
-    host_for(n, [&](index_t i) { kv[i] = std::move(items[i].key); });
-  });
+  keys.visit_kernel_form(
+      [&](const auto& kv) { host_for(n, [&](index_t i) { kv[i] = std::move(items[i].key); }); });
   values.visit_kernel_form([&](const auto& vv) {
     const sort_buffer<V> moved(n);
     host_for(n, [&](index_t i) { moved[i] = static_cast<V>(std::move(vv[items[i].index])); });
@@ -408,8 +409,9 @@ void sort(const array<T, R, S>& a) {
                   "with a comparator, tack::sort(a, comp), or by a key with "
                   "tack::sort_by_key(keys, values)");
   } else if constexpr (R != 1) {
-    static_assert(R == 1, "tack::sort: sorts rank-1 arrays; sort every element of a multi-"
-                          "dimensional array through a.reshape({a.size()})");
+    static_assert(R == 1,
+                  "tack::sort: sorts rank-1 arrays; sort every element of a multi-"
+                  "dimensional array through a.reshape({a.size()})");
   } else {
     detail::require_sortable("tack::sort", "", a);
     if (a.size() < 2) return;
@@ -491,8 +493,9 @@ void sort(const array<T, R, S>& a, const Comp& comp) {
     static_assert(!std::is_const_v<T>,
                   "tack::sort: sorts in place; pass a writable array, not array<const T>");
   } else if constexpr (R != 1) {
-    static_assert(R == 1, "tack::sort: sorts rank-1 arrays; sort every element of a multi-"
-                          "dimensional array through a.reshape({a.size()})");
+    static_assert(R == 1,
+                  "tack::sort: sorts rank-1 arrays; sort every element of a multi-"
+                  "dimensional array through a.reshape({a.size()})");
   } else if constexpr (!detail::element_order<Comp, T>) {
     static_assert(detail::element_order<Comp, T>,
                   "tack::sort(a, comp): comp must be callable as comp(const T& x, const T& y), T "
@@ -562,9 +565,8 @@ void sort_by_key(const array<K, RK, SK>& keys, const array<V, RV, SV>& values, c
     if constexpr (!on_device) {
       if (keys.host_accessible() && values.host_accessible()) {
         using entry = detail::keyed_index<K>;
-        detail::sort_by_key_on_host<true>(keys, values, [&comp](const entry& x, const entry& y) {
-          return comp(x.key, y.key);
-        });
+        detail::sort_by_key_on_host<true>(
+            keys, values, [&comp](const entry& x, const entry& y) { return comp(x.key, y.key); });
         keys.bump_version();
         values.bump_version();
         return;

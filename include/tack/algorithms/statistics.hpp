@@ -123,7 +123,8 @@ auto variance(const A& a, index_t n, ddof d = {}) {
 template <detail::algorithm_array A>
 auto variance(const A& a, ddof d = {}) {
   const index_t total = detail::component_count(a);
-  if (total == 0) detail::throw_empty("tack::variance", a, "the variance of no values is undefined");
+  if (total == 0)
+    detail::throw_empty("tack::variance", a, "the variance of no values is undefined");
   return tack::variance(a, total, d);
 }
 

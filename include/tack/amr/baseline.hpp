@@ -38,7 +38,8 @@ box_arrays<T> separate(const hierarchy& h, const field<T>& f) {
     lv.reserve(h.boxes(l).size());
     for (std::size_t b = 0; b < h.boxes(l).size(); ++b) {
       const array<T, 3> v = f.box_values(l, b);
-      array<T, 3> own = tack::empty<T>(tack::shape<3>(v.shape()), {.device = h.device(), .layout = f.layout()});
+      array<T, 3> own =
+          tack::empty<T>(tack::shape<3>(v.shape()), {.device = h.device(), .layout = f.layout()});
       tack::copyto(own, v);
       lv.push_back(own);
     }

@@ -42,7 +42,9 @@ struct box {
     return true;
   }
   /// Whether every cell of `b` is inside (an empty `b` is).
-  constexpr bool contains(const box& b) const noexcept { return b.empty() || (contains(b.lo) && contains(b.hi)); }
+  constexpr bool contains(const box& b) const noexcept {
+    return b.empty() || (contains(b.lo) && contains(b.hi));
+  }
   /// The cells of both (possibly empty). `auto i = a & b;`
   friend constexpr box operator&(const box& a, const box& b) noexcept {
     box r;
@@ -52,7 +54,9 @@ struct box {
     }
     return r;
   }
-  friend constexpr bool operator==(const box& a, const box& b) noexcept { return a.lo == b.lo && a.hi == b.hi; }
+  friend constexpr bool operator==(const box& a, const box& b) noexcept {
+    return a.lo == b.lo && a.hi == b.hi;
+  }
   /// The box with `g` more cells on every side. `b.grow(2)`
   constexpr box grow(index_t g) const noexcept {
     box r = *this;

@@ -78,11 +78,13 @@ public:
     const auto& lay = *storage().layouts[static_cast<std::size_t>(l)];
     if (b >= lay.boxes.size()) {
       throw index_error("tack::amr::field::box_values: box " + std::to_string(b) + " of level " +
-                        std::to_string(l) + " of field '" + name() + "' does not exist (the level has " +
-                        std::to_string(lay.boxes.size()) + " boxes)");
+                        std::to_string(l) + " of field '" + name() +
+                        "' does not exist (the level has " + std::to_string(lay.boxes.size()) +
+                        " boxes)");
     }
     const box g = lay.grown(b);
-    return storage().levels[static_cast<std::size_t>(l)]
+    return storage()
+        .levels[static_cast<std::size_t>(l)]
         .rows(lay.offsets[b], lay.offsets[b + 1])
         .reshape({g.extent(2), g.extent(1), g.extent(0)});
   }
@@ -90,7 +92,8 @@ public:
   int n_levels() const { return static_cast<int>(storage().levels.size()); }
   /// The typed storage (for the operations of tack::amr).
   detail::field_storage<T>& storage() const {
-    if (!s_) throw value_error("tack::amr::field: this field handle is empty (default-constructed)");
+    if (!s_)
+      throw value_error("tack::amr::field: this field handle is empty (default-constructed)");
     return *s_;
   }
   bool valid() const noexcept { return s_ != nullptr; }
@@ -131,7 +134,9 @@ public:
   /// Refinement ratio of level `l` from level `l - 1` (1 for level 0).
   int ratio(int l) const { return level_at(l).ratio; }
   /// Level `l`'s index domain.
-  box domain(int l = 0) const { return geometry_.domain_at(static_cast<int>(checked(l, "domain"))); }
+  box domain(int l = 0) const {
+    return geometry_.domain_at(static_cast<int>(checked(l, "domain")));
+  }
   index_t ghost() const noexcept { return geometry_.ghost; }
   const std::array<boundary, 3>& boundaries() const noexcept { return geometry_.boundaries; }
   vec3d origin() const noexcept { return origin_; }

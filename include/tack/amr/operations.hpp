@@ -58,16 +58,19 @@ void fill_level(const hierarchy& h, int l, const array<T>& buf, const array<T>* 
   const level_plan& p = h.plan(l);
   const tack::device d = h.device();
   if (p.copies.size() > 0) {
-    timed_launch(h, [&] { tack::launch(d, p.copies.size(), copy_kernel<T>{}, buf, p.copies.as_const()); });
+    timed_launch(
+        h, [&] { tack::launch(d, p.copies.size(), copy_kernel<T>{}, buf, p.copies.as_const()); });
   }
   if (p.interp.size() > 0) {
     timed_launch(h, [&] {
-      tack::launch(d, p.interp.size(), interp_kernel<T>{}, buf, coarse->as_const(), p.interp.as_const(),
-                   index_t(h.ratio(l)));
+      tack::launch(d, p.interp.size(), interp_kernel<T>{}, buf, coarse->as_const(),
+                   p.interp.as_const(), index_t(h.ratio(l)));
     });
   }
   if (p.boundary.size() > 0) {
-    timed_launch(h, [&] { tack::launch(d, p.boundary.size(), copy_kernel<T>{}, buf, p.boundary.as_const()); });
+    timed_launch(h, [&] {
+      tack::launch(d, p.boundary.size(), copy_kernel<T>{}, buf, p.boundary.as_const());
+    });
   }
 }
 
@@ -77,8 +80,8 @@ void average_level(const hierarchy& h, int l, const array<T>& coarse, const arra
   const level_plan& p = h.plan(l);
   if (p.average.size() == 0) return;
   timed_launch(h, [&] {
-    tack::launch(h.device(), p.average.size(), average_kernel<T>{}, coarse, fine.as_const(), p.average.as_const(),
-                 index_t(h.ratio(l)));
+    tack::launch(h.device(), p.average.size(), average_kernel<T>{}, coarse, fine.as_const(),
+                 p.average.as_const(), index_t(h.ratio(l)));
   });
 }
 
@@ -111,15 +114,17 @@ template <class T>
 field<T> add_field(hierarchy& h, const std::string& name, tack::layout layout = tack::layout::aos) {
   detail::check_element<T>();
   if (layout == tack::layout::soa && is_scalar_v<T>) {
-    throw value_error("tack::amr::add_field: field '" + name + "' of " + std::string(dtype_of<T>().name()) +
-                      " cannot be SoA (only vector and matrix elements have components); use tack::layout::aos");
+    throw value_error(
+        "tack::amr::add_field: field '" + name + "' of " + std::string(dtype_of<T>().name()) +
+        " cannot be SoA (only vector and matrix elements have components); use tack::layout::aos");
   }
   auto s = std::make_shared<detail::field_storage<T>>();
   s->name = name;
   s->layout = layout;
   s->owner = h.serial();
   for (int l = 0; l < h.n_levels(); ++l) {
-    s->levels.push_back(tack::zeros<T>({h.level_size(l)}, {.device = h.device(), .layout = layout}));
+    s->levels.push_back(
+        tack::zeros<T>({h.level_size(l)}, {.device = h.device(), .layout = layout}));
     s->layouts.push_back(h.plan(l).layout);
   }
   detail::field_entry e;
@@ -141,8 +146,8 @@ template <class T>
 field<T> get_field(const hierarchy& h, const std::string& name) {
   const detail::field_entry& e = h.field_entry(name);
   if (e.dtype != dtype_of<T>()) {
-    throw type_error("tack::amr::get_field: field '" + name + "' holds " + std::string(e.dtype.name()) +
-                     ", not " + std::string(dtype_of<T>().name()));
+    throw type_error("tack::amr::get_field: field '" + name + "' holds " +
+                     std::string(e.dtype.name()) + ", not " + std::string(dtype_of<T>().name()));
   }
   return field<T>(std::static_pointer_cast<detail::field_storage<T>>(e.storage));
 }
@@ -156,7 +161,8 @@ void initialize(const hierarchy& h, int l, const field<T>& f, const F& fn) {
   detail::check_field(h, f, "initialize");
   detail::check_level(h, l, 0, "initialize");
   const auto& p = h.plan(l);
-  detail::initialize_kernel<T, F> k{fn, h.origin(), h.spacing(l), static_cast<index_t>(p.layout->boxes.size())};
+  detail::initialize_kernel<T, F> k{fn, h.origin(), h.spacing(l),
+                                    static_cast<index_t>(p.layout->boxes.size())};
   if (k.n_boxes == 0) return;
   tack::launch(h.device(), h.level_size(l), k, f.level_buffer(l), p.box_table.as_const());
 }
@@ -202,7 +208,8 @@ template <class T>
 void average_down(const hierarchy& h, int fine_level, const field<T>& f) {
   detail::check_field(h, f, "average_down");
   detail::check_level(h, fine_level, 1, "average_down");
-  detail::average_level<T>(h, fine_level, f.level_buffer(fine_level - 1), f.level_buffer(fine_level));
+  detail::average_level<T>(h, fine_level, f.level_buffer(fine_level - 1),
+                           f.level_buffer(fine_level));
 }
 
 /// `average_down` from the finest level to level 1. `tack::amr::average_down(h, rho);`
@@ -248,18 +255,20 @@ void erased_regrid(const hierarchy& h, int l, const field_entry& e, const regrid
   const array<T> old = s.levels[k];
   array<T> fresh = tack::empty<T>({h.level_size(l)}, {.device = h.device(), .layout = s.layout});
   if (rp.transfer.size() > 0) {
-    tack::launch(h.device(), rp.transfer.size(), transfer_kernel<T>{}, fresh, old.as_const(), rp.transfer.as_const());
+    tack::launch(h.device(), rp.transfer.size(), transfer_kernel<T>{}, fresh, old.as_const(),
+                 rp.transfer.as_const());
   }
   if (rp.interp.size() > 0) {
     for (int c = 0; c < l; ++c) {
       if (c == 0) {
         fill_level<T>(h, 0, s.levels[0], nullptr);
       } else {
-        fill_level<T>(h, c, s.levels[static_cast<std::size_t>(c)], &s.levels[static_cast<std::size_t>(c - 1)]);
+        fill_level<T>(h, c, s.levels[static_cast<std::size_t>(c)],
+                      &s.levels[static_cast<std::size_t>(c - 1)]);
       }
     }
-    tack::launch(h.device(), rp.interp.size(), interp_kernel<T>{}, fresh, s.levels[k - 1].as_const(),
-                 rp.interp.as_const(), index_t(h.ratio(l)));
+    tack::launch(h.device(), rp.interp.size(), interp_kernel<T>{}, fresh,
+                 s.levels[k - 1].as_const(), rp.interp.as_const(), index_t(h.ratio(l)));
   }
   s.levels[k] = fresh;
   s.layouts[k] = h.plan(l).layout;
@@ -279,10 +288,12 @@ void erased_add_to_piece(const field_entry& e, int l, std::size_t b, dataset::un
   valid.reserve(static_cast<std::size_t>(lay.boxes[b].size()));
   for (index_t z = gh; z < nz - gh; ++z) {
     for (index_t y = gh; y < ny - gh; ++y) {
-      for (index_t x = gh; x < nx - gh; ++x) valid.push_back(all[static_cast<std::size_t>((z * ny + y) * nx + x)]);
+      for (index_t x = gh; x < nx - gh; ++x)
+        valid.push_back(all[static_cast<std::size_t>((z * ny + y) * nx + x)]);
     }
   }
-  grid.fields[e.name] = dataset::field<T>(dataset::L2(grid), tack::array_from(valid, {.device = tack::cpu()}));
+  grid.fields[e.name] =
+      dataset::field<T>(dataset::L2(grid), tack::array_from(valid, {.device = tack::cpu()}));
 }
 
 TACK_IMPL_KERNEL_ABI_END

@@ -16,6 +16,7 @@ namespace tack::amr {
 /// `options`' encoding. ParaView and VTK's `vtkXMLUniformGridAMRReader` read it. Each file is
 /// written under a temporary name and renamed into place; an OS error is a `tack::error`
 /// carrying the OS message. `tack::amr::write_vtk(h, "out/flow.vthb");`
-void write_vtk(const hierarchy& h, const std::string& path, const dataset::vtk_options& options = {});
+void write_vtk(const hierarchy& h, const std::string& path,
+               const dataset::vtk_options& options = {});
 
 }  // namespace tack::amr

@@ -23,7 +23,9 @@ public:
   template <class T, int R>
   any_array(const array<T, R>& a)
       : holder_(std::make_shared<holder<std::remove_const_t<T>, R>>(a)),
-        dtype_(a.dtype()), rank_(R), const_(std::is_const_v<T>) {}
+        dtype_(a.dtype()),
+        rank_(R),
+        const_(std::is_const_v<T>) {}
 
   /// Whether an array is held.
   bool has_value() const noexcept { return static_cast<bool>(holder_); }
@@ -129,9 +131,7 @@ array<std::remove_const_t<T>, R> any_array::as_mutable_handle(const array<T, R>&
 template <class F>
 decltype(auto) any_array::visit(F&& f) const {
   require("visit");
-  auto try_rank = [&]<class V, int R>() -> bool {
-    return rank_ == R && dtype_ == dtype_of<V>();
-  };
+  auto try_rank = [&]<class V, int R>() -> bool { return rank_ == R && dtype_ == dtype_of<V>(); };
   using result = decltype(f(std::declval<array<float, 1>>()));
   return [&]<class... Vs>(detail::type_list<Vs...>) -> result {
     std::optional<std::conditional_t<std::is_void_v<result>, int, result>> out;

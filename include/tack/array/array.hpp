@@ -91,14 +91,14 @@ public:
   /// An empty, growable rank-`Rank` array on the default device (like `std::vector`).
   array();
 
-  array(const array &) = default;
-  array &operator=(const array &) & = default;
+  array(const array&) = default;
+  array& operator=(const array&) & = default;
   /// Moving leaves the source without storage: any use of it is a `value_error`.
-  array(array &&other) noexcept = default;
-  array &operator=(array &&other) &noexcept = default;
+  array(array&& other) noexcept = default;
+  array& operator=(array&& other) & noexcept = default;
   /// There is no slice assignment: `a.rows(i, j) = x` would only rebind a temporary handle.
   template <class U>
-  void operator=(U &&) && {
+  void operator=(U&&) && {
     static_assert(sizeof(U) == 0,
                   "tack::array: assigning to a temporary handle (a.rows(i, j) = x, a[slice] = x) "
                   "would only rebind it; tack has no slice assignment: use "
@@ -107,7 +107,7 @@ public:
 
   /// `array<const T>` from `array<T>` (the same memory, read-only handle type).
   template <class U>
-  requires(is_const &&std::is_same_v<U, value_type>) array(const array<U, Rank, Space> &other) {
+  requires(is_const&& std::is_same_v<U, value_type>) array(const array<U, Rank, Space>& other) {
     *this = other.as_const();
   }
 
@@ -115,21 +115,20 @@ public:
   /// (`value_error` otherwise), as Axom's conversion does.
   template <memory_space Other>
   requires(Space != memory_space::dynamic &&
-           Other == memory_space::dynamic) explicit array(const array<T, Rank, Other> &other);
+           Other == memory_space::dynamic) explicit array(const array<T, Rank, Other>& other);
 
   // ---- metadata ------------------------------------------------------------------------------
 
   /// The extents. `a.shape()[0]` is the number of rows.
   std::array<index_t, Rank> shape() const {
-    return ask("shape", [](const auto &s) { return s.shape(); });
+    return ask("shape", [](const auto& s) { return s.shape(); });
   }
   /// Extent `d` (0 <= d < Rank).
   index_t extent(int d) const;
   /// Number of elements.
   index_t size() const {
     index_t n = 1;
-    for (auto e : shape())
-      n *= e;
+    for (auto e : shape()) n *= e;
     return n;
   }
   /// Whether the array has no elements.
@@ -157,7 +156,7 @@ public:
   auto storage_shape() const;
   /// The device that holds the memory.
   tack::device device() const {
-    return ask("device", [](const auto &s) { return s.device(); });
+    return ask("device", [](const auto& s) { return s.device(); });
   }
   /// AoS or SoA.
   tack::layout layout() const noexcept { return layout_; }
@@ -165,42 +164,42 @@ public:
   std::size_t nbytes() const { return static_cast<std::size_t>(size()) * sizeof(value_type); }
   /// The allocator id (-1 for borrowed memory; the first component's for SoA).
   allocator_id allocator() const {
-    return ask("allocator", [](const auto &s) { return s.allocator(); });
+    return ask("allocator", [](const auto& s) { return s.allocator(); });
   }
   /// Whether this handle is a view of another array's memory (rows, reshape, element view).
   bool is_view() const noexcept {
-    return visit_storage([](const auto &s) noexcept { return s.is_view(); });
+    return visit_storage([](const auto& s) noexcept { return s.is_view(); });
   }
   /// Whether the memory refuses writes (imported read-only, borrowed without `writable`).
   bool read_only() const {
-    return ask("read_only", [](const auto &s) { return s.read_only(); });
+    return ask("read_only", [](const auto& s) { return s.read_only(); });
   }
   /// For a read-only SoA array, the first component whose memory refuses writes; -1 otherwise
   /// (AoS, or no read-only component). `int c = soa_array.read_only_component();`
   int read_only_component() const {
-    return ask("read_only_component", [](const auto &s) { return s.read_only_component(); });
+    return ask("read_only_component", [](const auto& s) { return s.read_only_component(); });
   }
   /// The write version of the root allocation, shared by the root and all its views: it changes
   /// whenever anything writes through any of them. For SoA, the sum of the components' versions.
   std::uint64_t version() const {
-    return ask("version", [](const auto &s) { return s.version(); });
+    return ask("version", [](const auto& s) { return s.version(); });
   }
   /// Marks the memory as written (kernels and host writes call this; users rarely need to).
   void bump_version() const {
     require_valid("bump_version");
-    visit_storage([](const auto &s) { s.bump_version(); });
+    visit_storage([](const auto& s) { s.bump_version(); });
   }
   /// The component arrays of a SoA array (empty for AoS). `auto x = pos.components()[0];`
   std::vector<component_array> components() const {
-    return visit_storage([](const auto &s) { return s.components(); });
+    return visit_storage([](const auto& s) { return s.components(); });
   }
   /// Whether the handle has storage (false after a move).
   bool valid() const noexcept {
-    return visit_storage([](const auto &s) noexcept { return s.valid(); });
+    return visit_storage([](const auto& s) noexcept { return s.valid(); });
   }
   /// Whether host code may read and write the memory directly.
   bool host_accessible() const {
-    return ask("host_accessible", [](const auto &s) { return s.host_accessible(); });
+    return ask("host_accessible", [](const auto& s) { return s.host_accessible(); });
   }
 
   /// `array<vec3(f32), 1> shape (100) on cuda:0, view of rows [2, 4) of 6`: how errors name arrays.
@@ -216,24 +215,23 @@ public:
   /// Element `k` of the flat (row-major) element sequence; `a[tack::slice(i, j)]` is a row view.
   decltype(auto) operator[](index_t k) const;
   /// Rows of the first dimension as a view (Python bounds; step 1 only).
-  array operator[](const slice &s) const { return slice_rows(s, "operator[]"); }
+  array operator[](const slice& s) const { return slice_rows(s, "operator[]"); }
 
   /// The first element (AoS, host or device memory). `float* p = a.data();`
-  T *data() const {
+  T* data() const {
     require_pointer("data");
-    if constexpr (!is_const)
-      require_writable("data");
+    if constexpr (!is_const) require_writable("data");
     return pointer("data");
   }
 
   /// Iterators over the full buffer of an AoS array in host memory, at every rank: the elements
   /// in row-major order, as `a[k]` and Axom's `begin()`/`end()` see them.
   /// `for (auto& x : m) x += 1;  // every element of a 2-D array`
-  T *begin() const {
+  T* begin() const {
     require_host("begin");
     return data();
   }
-  T *end() const { return begin() + size(); }
+  T* end() const { return begin() + size(); }
 
   /// The array as an Axom-style view (`array_view<T, Rank, S2>`: pointer and shape, spacing 1),
   /// for functions and kernels that take one by value: `void f(tack::array_view<int>); f(a);`.
@@ -259,7 +257,7 @@ public:
     return reshape(tack::shape<NewRank>(std::to_array(extents)));
   }
   template <int NewRank>
-  array<T, NewRank, Space> reshape(const tack::shape<NewRank> &new_shape) const;
+  array<T, NewRank, Space> reshape(const tack::shape<NewRank>& new_shape) const;
 
   /// A scalar array whose trailing extent(s) match `U`'s components, viewed as an array of `U`:
   /// an `(n, 3)` float array as `n` `vec3f`. `auto v = pts.as_elements<tack::vec3f>();`
@@ -280,14 +278,14 @@ public:
 
   /// Kernel-form protocol (core/kernel_form.hpp): calls `f(view())` or `f(soa_view())` by layout.
   template <class F>
-  decltype(auto) visit_kernel_form(F &&f) const {
+  decltype(auto) visit_kernel_form(F&& f) const {
     require_valid("launch");
     return visit_storage(
-        [&f](const auto &s) -> decltype(auto) { return std::forward<F>(f)(s.kernel_form()); });
+        [&f](const auto& s) -> decltype(auto) { return std::forward<F>(f)(s.kernel_form()); });
   }
   /// Kernel-form protocol: this array is the one array it holds.
   template <class G>
-  void for_each_array(G &&g) const {
+  void for_each_array(G&& g) const {
     g(*this);
   }
 
@@ -310,7 +308,7 @@ public:
 
   /// Independent storage with the same values: same device, layout and allocator unless `opts`
   /// names others. `auto b = a.copy({.layout = tack::layout::soa});`
-  array<value_type, Rank, Space> copy(const options &opts = {}) const;
+  array<value_type, Rank, Space> copy(const options& opts = {}) const;
   /// The array itself when its memory is usable on `d`, else a copy on `d`.
   array to_device(tack::device d) const;
   /// A copy with another element type: a scalar `U` keeps vector/matrix dimensions and changes the
@@ -320,13 +318,13 @@ public:
   template <class U>
   auto astype() const;
   /// Sets every element to `value`. `a.fill(tack::vec3f{1, 0, 0});`
-  void fill(const value_type &value) const requires(!std::is_const_v<T>);
+  void fill(const value_type& value) const requires(!std::is_const_v<T>);
 
   /// A root hands out its allocation: pointer, bytes, device, and a token that keeps it alive.
   /// While a token (or a DLPack tensor) lives, growth that needs a new block is refused: moving
   /// the elements would leave the exported pointer dangling. `auto m = a.export_memory();`
   struct exported_memory {
-    void *data;
+    void* data;
     std::size_t nbytes;
     tack::device device;
     allocator_id allocator;
@@ -339,33 +337,33 @@ public:
 
   /// Rows the allocation can hold without reallocating.
   index_t capacity() const {
-    return ask("capacity", [](const auto &s) { return s.capacity(); });
+    return ask("capacity", [](const auto& s) { return s.capacity(); });
   }
   /// The growth ratio (default 2.0).
   double resize_ratio() const {
-    return ask("resize_ratio", [](const auto &s) { return s.resize_ratio(); });
+    return ask("resize_ratio", [](const auto& s) { return s.resize_ratio(); });
   }
   /// Sets the growth ratio; `r < 1` (or not finite) is a `value_error`.
   void set_resize_ratio(double r) const;
   /// Appends one element (rank 1). `a.push_back(4);`
-  void push_back(const value_type &v) const requires(Rank == 1 && !std::is_const_v<T>);
+  void push_back(const value_type& v) const requires(Rank == 1 && !std::is_const_v<T>);
   /// Appends an element moved from `v` (rank 1; object elements such as `std::string`, which
   /// `std::vector` would move too). `a.push_back(std::move(name));`
-  void push_back(value_type &&v) const requires(Rank == 1 && !std::is_const_v<T> &&
+  void push_back(value_type&& v) const requires(Rank == 1 && !std::is_const_v<T> &&
                                                 !detail::bytes_element_v<std::remove_const_t<T>>);
   /// Constructs one element from `args` at the end (rank 1; object elements are constructed in
   /// place).
   template <class... Args>
-  void emplace_back(Args &&...args) const requires(Rank == 1 && !std::is_const_v<T>);
+  void emplace_back(Args&&... args) const requires(Rank == 1 && !std::is_const_v<T>);
   /// Inserts `value` before position `pos` (rank 1). `a.insert(2, 6);`
-  void insert(index_t pos, const value_type &value) const
+  void insert(index_t pos, const value_type& value) const
       requires(Rank == 1 && !std::is_const_v<T>);
   /// Inserts an element moved from `value` before `pos` (rank 1; object elements).
-  void insert(index_t pos, value_type &&value) const
+  void insert(index_t pos, value_type&& value) const
       requires(Rank == 1 && !std::is_const_v<T> &&
                !detail::bytes_element_v<std::remove_const_t<T>>);
   /// Inserts `count` copies of `value` before `pos` (rank 1).
-  void insert(index_t pos, index_t count, const value_type &value) const
+  void insert(index_t pos, index_t count, const value_type& value) const
       requires(Rank == 1 && !std::is_const_v<T>);
   /// Inserts elements before row `pos`; for rank > 1 the values are whole rows along the first
   /// dimension (their count must be a multiple of the row size).
@@ -377,7 +375,7 @@ public:
   void append(std::initializer_list<value_type> values) const requires(!std::is_const_v<T>);
   /// Appends the elements of another array (same trailing shape), from any device or layout.
   template <class U, memory_space S2>
-  void append(const array<U, Rank, S2> &other) const
+  void append(const array<U, Rank, S2>& other) const
       requires(!std::is_const_v<T> &&
                std::is_same_v<std::remove_const_t<U>, std::remove_const_t<T>>);
   /// Removes row `pos`.
@@ -386,7 +384,7 @@ public:
   void erase(index_t first, index_t last) const requires(!std::is_const_v<T>);
   /// Sets the number of rows to `n`; new rows are value-initialized (zero) or `value`.
   void resize(index_t n) const requires(!std::is_const_v<T>);
-  void resize(index_t n, const value_type &value) const requires(!std::is_const_v<T>);
+  void resize(index_t n, const value_type& value) const requires(!std::is_const_v<T>);
   /// Makes room for `n` rows without changing the size (never shrinks).
   void reserve(index_t n) const requires(!std::is_const_v<T>);
   /// Returns unused capacity (capacity becomes the size).
@@ -401,9 +399,9 @@ private:
   template <class>
   friend struct detail::storage_policy;
 
-  detail::aos_state aos_;             // the AoS policy's state (null root for SoA)
-  std::array<index_t, Rank> shape_{}; // a row view's own shape (roots read their storage)
-  bool row_view_ = false;             // made by rows, reshape or an element view of another
+  detail::aos_state aos_;              // the AoS policy's state (null root for SoA)
+  std::array<index_t, Rank> shape_{};  // a row view's own shape (roots read their storage)
+  bool row_view_ = false;              // made by rows, reshape or an element view of another
   tack::layout layout_ = tack::layout::aos;
   [[no_unique_address]] detail::soa_state<value_type, Rank, Space, can_be_soa> soa_;
 
@@ -413,7 +411,7 @@ private:
   /// The one place the layout picks the storage policy: calls `f` with the AoS policy
   /// (`detail::aos_storage`) or, for a SoA array, the SoA policy (`detail::soa_storage`).
   template <class F>
-  inline TACK_IMPL_ALWAYS_INLINE decltype(auto) visit_storage(F &&f) const {
+  inline TACK_IMPL_ALWAYS_INLINE decltype(auto) visit_storage(F&& f) const {
     if constexpr (can_be_soa) {
       if (layout_ == tack::layout::soa)
         return std::forward<F>(f)(detail::soa_storage<array>{*this});
@@ -429,67 +427,66 @@ private:
 
   // The run-time half of converting a dynamic array to an array_view of the fixed space `s2`.
   void require_space_of_view(memory_space s2) const;
-  void require_valid(const char *op) const {
-    if (!valid())
-      refuse_invalid(op);
+  void require_valid(const char* op) const {
+    if (!valid()) refuse_invalid(op);
   }
-  [[noreturn]] void refuse_invalid(const char *op) const;
+  [[noreturn]] void refuse_invalid(const char* op) const;
   // The storage policy's answer `f(policy)`, after refusing a moved-from handle (naming `op`).
   template <class F>
-  decltype(auto) ask(const char *op, F &&f) const {
+  decltype(auto) ask(const char* op, F&& f) const {
     require_valid(op);
     return visit_storage(std::forward<F>(f));
   }
   // Refuses (value_error) an operation that needs the one pointer of an AoS array.
-  void require_pointer(const char *op) const {
+  void require_pointer(const char* op) const {
     require_valid(op);
-    visit_storage([op](const auto &s) { s.require_pointer(op); });
+    visit_storage([op](const auto& s) { s.require_pointer(op); });
   }
-  void require_host(const char *op) const;
-  void require_writable(const char *op) const;
-  void require_growable(const char *op) const;
-  [[noreturn]] void refuse_growth(const char *op, const std::string &why) const;
+  void require_host(const char* op) const;
+  void require_writable(const char* op) const;
+  void require_growable(const char* op) const;
+  [[noreturn]] void refuse_growth(const char* op, const std::string& why) const;
   std::string row_view_description() const;
   // Where this handle's elements start (AoS); a view whose bytes a shrink removed is an
   // index_error.
-  T *pointer(const char *op) const {
-    return visit_storage([op](const auto &s) { return s.pointer(op); });
+  T* pointer(const char* op) const {
+    return visit_storage([op](const auto& s) { return s.pointer(op); });
   }
-  decltype(auto) element_at(index_t k, const char *op) const {
+  decltype(auto) element_at(index_t k, const char* op) const {
     require_host(op);
     if constexpr (!is_const) {
       require_writable(op);
-      bump_version(); // a mutable reference may be written through
+      bump_version();  // a mutable reference may be written through
     }
-    return visit_storage([k, op](const auto &s) -> T & { return s.element(k, op); });
+    return visit_storage([k, op](const auto& s) -> T& { return s.element(k, op); });
   }
 
   // Every row view is made here: the window of the storage policy, or (empty ranges, rows that no
   // longer exist, steps, moved-from handles) `rows_other`.
-  array slice_rows(const slice &s, const char *op) const {
+  array slice_rows(const slice& s, const char* op) const {
     array out(uninitialized_tag{});
-    if (s.step == 1 && visit_storage([&s, &out](const auto &st) { return st.window(s, out); }))
+    if (s.step == 1 && visit_storage([&s, &out](const auto& st) { return st.window(s, out); }))
         [[likely]] {
       return out;
     }
     out = rows_other(s, op);
     return out;
   }
-  array rows_other(const slice &s, const char *op) const;
+  array rows_other(const slice& s, const char* op) const;
 
   // Growth in rows, checked here and carried out by the storage policy.
-  void insert_rows(index_t pos, index_t count, const value_type *values, std::size_t nvalues,
-                   const char *op) const;
-  void insert_values(index_t pos, std::span<const value_type> values, const char *op) const;
-  void erase_rows(index_t first, index_t last, const char *op) const;
-  void resize_rows(index_t n, const value_type &value, const char *op) const;
+  void insert_rows(index_t pos, index_t count, const value_type* values, std::size_t nvalues,
+                   const char* op) const;
+  void insert_values(index_t pos, std::span<const value_type> values, const char* op) const;
+  void erase_rows(index_t first, index_t last, const char* op) const;
+  void resize_rows(index_t n, const value_type& value, const char* op) const;
 };
 
 /// Axom's multi-component array: `tack::mc_array<float>` is `array<float, 2>`.
 template <class T>
 using mc_array = array<T, 2>;
 
-} // namespace tack
+}  // namespace tack
 
 #include <tack/array/detail/array_access.hpp>
 #include <tack/array/detail/aos_storage.hpp>

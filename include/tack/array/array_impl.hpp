@@ -25,10 +25,10 @@ array<T, Rank, Space>::array() {
 template <class T, int Rank, memory_space Space>
 template <memory_space Other>
 requires(Space != memory_space::dynamic && Other == memory_space::dynamic)
-    array<T, Rank, Space>::array(const array<T, Rank, Other> &other) {
+    array<T, Rank, Space>::array(const array<T, Rank, Other>& other) {
   other.require_valid("conversion");
-  other.visit_storage([&](const auto &s) {
-    s.share_into(*this, [&](const auto &a) {
+  other.visit_storage([&](const auto& s) {
+    s.share_into(*this, [&](const auto& a) {
       const allocator_id id = a.allocator();
       const bool ok = id >= 0 ? allocator_from_id(id).space() == Space
                               : (tack::host_accessible(Space) == a.host_accessible());
@@ -81,8 +81,7 @@ requires(std::is_same_v<std::remove_const_t<U>, std::remove_const_t<T>> &&
                 "the same space (or dynamic); copy it to the other space with to_device() or "
                 "copy({.allocator = tack::get_allocator(space)})");
   require_pointer("array_view");
-  if constexpr (!std::is_const_v<U>)
-    require_writable("array_view");
+  if constexpr (!std::is_const_v<U>) require_writable("array_view");
   if constexpr (S2 != memory_space::dynamic && Space == memory_space::dynamic) {
     require_space_of_view(S2);
   }
@@ -101,26 +100,24 @@ index_t array<T, Rank, Space>::extent(int d) const {
 template <class T, int Rank, memory_space Space>
 inline typename array<T, Rank, Space>::aos_kernel_view array<T, Rank, Space>::view() const {
   require_pointer("view");
-  if constexpr (!is_const)
-    require_writable("view");
-  return visit_storage([](const auto &s) { return s.aos_kernel_form(); });
+  if constexpr (!is_const) require_writable("view");
+  return visit_storage([](const auto& s) { return s.aos_kernel_form(); });
 }
 
 template <class T, int Rank, memory_space Space>
 inline typename array<T, Rank, Space>::soa_kernel_view array<T, Rank, Space>::soa_view() const
     requires(is_vec_v<std::remove_const_t<T>> || is_mat_v<std::remove_const_t<T>>) {
   require_valid("soa_view");
-  visit_storage([](const auto &s) { s.require_components("soa_view"); });
-  if constexpr (!is_const)
-    require_writable("soa_view");
-  return visit_storage([](const auto &s) { return s.soa_kernel_form(); });
+  visit_storage([](const auto& s) { s.require_components("soa_view"); });
+  if constexpr (!is_const) require_writable("soa_view");
+  return visit_storage([](const auto& s) { return s.soa_kernel_form(); });
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::fill(const value_type &value) const requires(!std::is_const_v<T>) {
+void array<T, Rank, Space>::fill(const value_type& value) const requires(!std::is_const_v<T>) {
   require_valid("fill");
   require_writable("fill");
-  visit_storage([&value](const auto &s) { s.fill(value); });
+  visit_storage([&value](const auto& s) { s.fill(value); });
 }
 
 template <class T, int Rank, memory_space Space>
@@ -135,42 +132,39 @@ tack::device array<T, Rank, Space>::default_device_for_space() {
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::require_growable(const char *op) const {
+void array<T, Rank, Space>::require_growable(const char* op) const {
   require_valid(op);
-  visit_storage([op](const auto &s) { s.require_growable(op); });
+  visit_storage([op](const auto& s) { s.require_growable(op); });
 }
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::refuse_growth(const char *op, const std::string &why) const {
+void array<T, Rank, Space>::refuse_growth(const char* op, const std::string& why) const {
   throw value_error(std::string("tack::array::") + op + ": " + describe() + " cannot grow: " + why);
 }
 template <class T, int Rank, memory_space Space>
 std::string array<T, Rank, Space>::row_view_description() const {
-  return visit_storage([](const auto &s) { return s.row_view_description(); });
+  return visit_storage([](const auto& s) { return s.row_view_description(); });
 }
 
 template <class T, int Rank, memory_space Space>
 std::string array<T, Rank, Space>::describe() const {
   std::string s = "array<" + std::string(element_name()) + ", " + std::to_string(Rank) + ">";
-  if (!valid())
-    return s + " (moved from: no storage)";
+  if (!valid()) return s + " (moved from: no storage)";
   s += " shape " + shape_string(shape()) + " on " + device().str();
-  s += visit_storage([](const auto &p) { return p.layout_note; });
-  if (is_view())
-    s += ", " + row_view_description();
-  if (read_only())
-    s += ", read-only";
+  s += visit_storage([](const auto& p) { return p.layout_note; });
+  if (is_view()) s += ", " + row_view_description();
+  if (read_only()) s += ", read-only";
   return s;
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::refuse_invalid(const char *op) const {
+void array<T, Rank, Space>::refuse_invalid(const char* op) const {
   throw value_error(std::string("tack::array::") + op + ": array<" + std::string(element_name()) +
                     ", " + std::to_string(Rank) +
                     "> has no storage (it was moved from); assign an array to it first");
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::require_host(const char *op) const {
+void array<T, Rank, Space>::require_host(const char* op) const {
   if (!host_accessible()) {
     throw device_error(std::string("tack::array::") + op + ": " + describe() +
                        " is in device memory, which host code cannot touch; use to_vector() or "
@@ -179,9 +173,9 @@ void array<T, Rank, Space>::require_host(const char *op) const {
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::require_writable(const char *op) const {
+void array<T, Rank, Space>::require_writable(const char* op) const {
   if (read_only()) {
-    const std::string which = visit_storage([](const auto &s) { return s.read_only_note(); });
+    const std::string which = visit_storage([](const auto& s) { return s.read_only_note(); });
     throw read_only_error(std::string("tack::array::") + op + ": " + describe() + which +
                           " is read-only; read it through as_const(), or copy() it to write");
   }
@@ -209,8 +203,7 @@ auto array<T, Rank, Space>::storage_shape() const {
   constexpr int extra = is_vec_v<value_type> ? 1 : (is_mat_v<value_type> ? 2 : 0);
   std::array<index_t, static_cast<std::size_t>(Rank + extra)> s{};
   auto sh = shape();
-  for (int d = 0; d < Rank; ++d)
-    s[static_cast<std::size_t>(d)] = sh[static_cast<std::size_t>(d)];
+  for (int d = 0; d < Rank; ++d) s[static_cast<std::size_t>(d)] = sh[static_cast<std::size_t>(d)];
   if constexpr (is_vec_v<value_type>) {
     s[Rank] = components_v<value_type>;
   } else if constexpr (is_mat_v<value_type>) {
@@ -246,7 +239,7 @@ typename array<T, Rank, Space>::exported_memory array<T, Rank, Space>::export_me
                 "nothing outside the array; share the array handle itself, or copy the values "
                 "out with to_vector()");
   require_valid("export_memory");
-  return visit_storage([](const auto &s) { return s.export_memory(); });
+  return visit_storage([](const auto& s) { return s.export_memory(); });
 }
 
 // ---- views
@@ -255,7 +248,7 @@ typename array<T, Rank, Space>::exported_memory array<T, Rank, Space>::export_me
 // The row views the storage policy's window does not make: refusals, and empty ranges (a new empty
 // array with the same trailing shape, layout, device and allocator).
 template <class T, int Rank, memory_space Space>
-array<T, Rank, Space> array<T, Rank, Space>::rows_other(const slice &s, const char *op) const {
+array<T, Rank, Space> array<T, Rank, Space>::rows_other(const slice& s, const char* op) const {
   require_valid(op);
   if (s.step != 1) {
     throw value_error(std::string("tack::array::") + op + ": step " + std::to_string(s.step) +
@@ -266,15 +259,14 @@ array<T, Rank, Space> array<T, Rank, Space>::rows_other(const slice &s, const ch
   }
   const auto sh = shape();
   const auto b = s.resolve(sh[0]);
-  visit_storage([op](const auto &st) { st.require_window(op); }); // rows that are gone
+  visit_storage([op](const auto& st) { st.require_window(op); });  // rows that are gone
   if (b.first == b.last) {
     auto empty_shape = sh;
     empty_shape[0] = 0;
     options o;
     o.device = device();
     o.layout = layout_;
-    if (allocator() >= 0)
-      o.allocator = allocator();
+    if (allocator() >= 0) o.allocator = allocator();
     return detail::array_access::allocate<T, Rank, Space>(empty_shape, o, device());
   }
   // A non-empty window of rows that exist (what the window declined: none).
@@ -284,8 +276,8 @@ array<T, Rank, Space> array<T, Rank, Space>::rows_other(const slice &s, const ch
 
 template <class T, int Rank, memory_space Space>
 template <int NewRank>
-array<T, NewRank, Space>
-array<T, Rank, Space>::reshape(const tack::shape<NewRank> &new_shape) const {
+array<T, NewRank, Space> array<T, Rank, Space>::reshape(
+    const tack::shape<NewRank>& new_shape) const {
   require_valid("reshape");
   for (int d = 0; d < NewRank; ++d) {
     if (new_shape[d] < 0) {
@@ -301,7 +293,7 @@ array<T, Rank, Space>::reshape(const tack::shape<NewRank> &new_shape) const {
                       shape_string(new_shape.extents) + " (" + std::to_string(new_shape.size()) +
                       " elements)");
   }
-  return visit_storage([&new_shape](const auto &s) { return s.reshape(new_shape); });
+  return visit_storage([&new_shape](const auto& s) { return s.reshape(new_shape); });
 }
 
 template <class T, int Rank, memory_space Space>
@@ -341,7 +333,7 @@ auto array<T, Rank, Space>::as_elements() const {
                       ")");
   }
   R out = detail::array_access::uninitialized<R>();
-  visit_storage([&](const auto &s) { s.view_bytes(out, sh, "as_elements"); });
+  visit_storage([&](const auto& s) { s.view_bytes(out, sh, "as_elements"); });
   return out;
 }
 
@@ -355,7 +347,7 @@ auto array<T, Rank, Space>::as_scalars() const {
   using R = array<const_scalar, NewRank, Space>;
   require_pointer("as_scalars");
   R out = detail::array_access::uninitialized<R>();
-  visit_storage([&](const auto &s) { s.view_bytes(out, storage_shape(), "as_scalars"); });
+  visit_storage([&](const auto& s) { s.view_bytes(out, storage_shape(), "as_scalars"); });
   return out;
 }
 
@@ -365,7 +357,7 @@ auto array<T, Rank, Space>::as_scalars() const {
 template <class T, int Rank, memory_space Space>
 std::vector<typename array<T, Rank, Space>::value_type> array<T, Rank, Space>::to_vector() const {
   require_valid("to_vector");
-  return visit_storage([](const auto &s) { return s.to_vector(); });
+  return visit_storage([](const auto& s) { return s.to_vector(); });
 }
 
 template <class T, int Rank, memory_space Space>
@@ -383,7 +375,7 @@ array<T, Rank, Space>::to_vector_async() const {
 
 template <class T, int Rank, memory_space Space>
 detail::pending_vector<typename array<T, Rank, Space>::value_type>
-array<T, Rank, Space>::to_vector_async(const stream &s) const {
+array<T, Rank, Space>::to_vector_async(const stream& s) const {
   require_valid("to_vector_async");
   if (s.device() != device()) {
     throw value_error("tack::array::to_vector_async: the stream is " + s.str() + " but the array " +
@@ -401,25 +393,23 @@ array<T, Rank, Space>::to_vector_async(const stream &s) const {
 }
 
 template <class T, int Rank, memory_space Space>
-array<typename array<T, Rank, Space>::value_type, Rank, Space>
-array<T, Rank, Space>::copy(const options &opts) const {
+array<typename array<T, Rank, Space>::value_type, Rank, Space> array<T, Rank, Space>::copy(
+    const options& opts) const {
   require_valid("copy");
   if constexpr (holds_objects) {
     // Copy-constructed, as std::vector's copy is (same device and allocator unless `opts` says).
     const tack::device d = opts.device.value_or(device());
     const allocator_id id =
         opts.allocator ? *opts.allocator : (d == device() && allocator() >= 0 ? allocator() : -1);
-    const value_type *src = pointer("copy");
+    const value_type* src = pointer("copy");
     return detail::array_access::allocate_objects<value_type, Rank, Space>(
         shape(), d, id, opts,
-        [src](value_type *p, std::size_t n) { std::uninitialized_copy_n(src, n, p); });
+        [src](value_type* p, std::size_t n) { std::uninitialized_copy_n(src, n, p); });
   }
   options o = opts;
   const tack::device d = opts.device.value_or(device());
-  if (!o.layout)
-    o.layout = layout_;
-  if (!o.allocator && d == device() && allocator() >= 0)
-    o.allocator = allocator();
+  if (!o.layout) o.layout = layout_;
+  if (!o.allocator && d == device() && allocator() >= 0) o.allocator = allocator();
   o.device = d;
   using R = array<value_type, Rank, Space>;
   R out = detail::array_access::allocate<value_type, Rank, Space>(shape(), o, d);
@@ -430,13 +420,10 @@ array<T, Rank, Space>::copy(const options &opts) const {
 template <class T, int Rank, memory_space Space>
 array<T, Rank, Space> array<T, Rank, Space>::to_device(tack::device d) const {
   require_valid("to_device");
-  if (d == device())
-    return *this;
+  if (d == device()) return *this;
   const allocator_id id = allocator();
-  if (id >= 0 && allocator_from_id(id).space() == memory_space::unified)
-    return *this;
-  if (d.is_cpu() && host_accessible() && device().is_cpu())
-    return *this;
+  if (id >= 0 && allocator_from_id(id).space() == memory_space::unified) return *this;
+  if (d.is_cpu() && host_accessible() && device().is_cpu()) return *this;
   return array(copy({.device = d}));
 }
 
@@ -482,6 +469,6 @@ auto array<T, Rank, Space>::astype() const {
   return out;
 }
 
-} // namespace tack
+}  // namespace tack
 
 #include <tack/array/detail/array_growth.hpp>

@@ -42,12 +42,14 @@ inline constexpr bool is_array_v = detail::is_tack_array<std::remove_cvref_t<T>>
 /// `tack::copyto(a.rows(2, 4), b);`
 template <class T, int R, memory_space S, class U, int R2, memory_space S2>
 void copyto(const array<T, R, S>& dst, const array<U, R2, S2>& src) {
-  static_assert(!std::is_const_v<T>, "tack::copyto: the destination is a read-only handle "
-                                     "(array<const T>); pass a writable array");
+  static_assert(!std::is_const_v<T>,
+                "tack::copyto: the destination is a read-only handle "
+                "(array<const T>); pass a writable array");
   static_assert(std::is_same_v<std::remove_const_t<U>, T>,
                 "tack::copyto: source and destination element types differ; convert with "
                 "src.astype<T>() first");
-  static_assert(R == R2, "tack::copyto: source and destination ranks differ; reshape() one of them");
+  static_assert(R == R2,
+                "tack::copyto: source and destination ranks differ; reshape() one of them");
   detail::require_copy_target(dst, "copyto");
   if (dst.shape() != src.shape()) {
     throw value_error("tack::copyto: shapes differ: destination " + dst.describe() + ", source " +
@@ -116,8 +118,11 @@ namespace detail {
 /// sources without one.
 template <class Src>
 consteval int source_rank() {
-  if constexpr (requires(const Src& s) { std::tuple_size<std::remove_cvref_t<decltype(s.shape())>>::value; }) {
-    return static_cast<int>(std::tuple_size_v<std::remove_cvref_t<decltype(std::declval<const Src&>().shape())>>);
+  if constexpr (requires(const Src& s) {
+                  std::tuple_size<std::remove_cvref_t<decltype(s.shape())>>::value;
+                }) {
+    return static_cast<int>(
+        std::tuple_size_v<std::remove_cvref_t<decltype(std::declval<const Src&>().shape())>>);
   } else {
     return 1;
   }
@@ -137,8 +142,8 @@ void require_same_shape(const A& dst, const Src& src) {
       for (std::size_t d = 0; d < ss.size(); ++d) source_shape[d] = static_cast<index_t>(ss[d]);
       throw value_error("tack::copyto: the source's shape " + shape_string(source_shape) +
                         " differs from the destination's shape " + shape_string(ds) + " (" +
-                        dst.describe() + "); a source of rank " +
-                        std::to_string(ss.size()) + " is copied index by index, so the shapes must "
+                        dst.describe() + "); a source of rank " + std::to_string(ss.size()) +
+                        " is copied index by index, so the shapes must "
                         "match: reshape() the destination to the source's shape");
     }
   }
@@ -167,10 +172,11 @@ void copy_computed_on_device(const array<T, R, S>& dst, const Src& src, const K&
   bool overlap = false;
   tack::for_each_array(src, [&](const auto& a) {
     if (a.device() != dst.device()) {
-      throw value_error("tack::copyto: the source holds " + a.describe() + ", but the destination " +
-                        dst.describe() + " is on " + dst.device().str() +
+      throw value_error("tack::copyto: the source holds " + a.describe() +
+                        ", but the destination " + dst.describe() + " is on " + dst.device().str() +
                         "; the copy runs there and reads only arrays on that device: move the "
-                        "array with to_device(" + dst.device().str() + ") first");
+                        "array with to_device(" +
+                        dst.device().str() + ") first");
     }
     overlap = overlap || arrays_overlap(dst, a);
   });
@@ -202,9 +208,9 @@ TACK_IMPL_KERNEL_ABI_BEGIN
 /// row-major order and needs only the same size. Into device memory the pass is one kernel on
 /// `dst`'s device (code compiled by nvcc; arrays the source holds must be on that device).
 template <class T, int R, memory_space S, class Src>
-  requires(!is_array_v<Src> && (readable_array<Src> ||
-                                requires(const Src& s) { s.visit_kernel_form([](auto) {}); }))
-void copyto(const array<T, R, S>& dst, const Src& src) {
+requires(!is_array_v<Src> && (readable_array<Src> || requires(const Src& s) {
+  s.visit_kernel_form([](auto) {});
+})) void copyto(const array<T, R, S>& dst, const Src& src) {
   static_assert(!std::is_const_v<T>, "tack::copyto: the destination is a read-only handle");
   detail::require_copy_target(dst, "copyto");
   detail::require_same_shape(dst, src);
@@ -219,7 +225,8 @@ void copyto(const array<T, R, S>& dst, const Src& src) {
       return;
     }
     bool overlap = false;
-    tack::for_each_array(src, [&](const auto& a) { overlap = overlap || detail::arrays_overlap(dst, a); });
+    tack::for_each_array(
+        src, [&](const auto& a) { overlap = overlap || detail::arrays_overlap(dst, a); });
     dst.visit_kernel_form([&](auto dv) {
       const index_t n = dst.size();
       if (overlap) {
@@ -255,10 +262,10 @@ void bump_versions(const D& dst) {
   tack::for_each_array(dst, [](const auto& a) { a.bump_version(); });
 }
 // Why a computed destination is refused, said once for copyto and fill.
-#define TACK_IMPL_COMPUTED_DESTINATION_MESSAGE(op)                                                 \
-  op ": the destination is a computed array: its elements are values, not places to store. "      \
-     "Store into a tack::array (or a view of one), or into an implicit array that writes "         \
-     "through to stored memory (tack::arrays::view, permutation, strided, extract_component, "     \
+#define TACK_IMPL_COMPUTED_DESTINATION_MESSAGE(op)                                             \
+  op ": the destination is a computed array: its elements are values, not places to store. "   \
+     "Store into a tack::array (or a view of one), or into an implicit array that writes "     \
+     "through to stored memory (tack::arrays::view, permutation, strided, extract_component, " \
      "or transform with an inverse)"
 }  // namespace detail
 
@@ -272,13 +279,15 @@ void store_on_host(const Dst& dst, const WithValues& with_values) {
   visit_kernel_form(dst, [&](const auto& d) {
     using D = std::remove_cvref_t<decltype(d)>;
     if constexpr (requires { D::functor_type::kernel_stores_only; }) {
-      static_assert(!IsFill && !requires { D::functor_type::kernel_stores_only; },
-                    "tack::fill: tack::arrays::components is an implicit array, not storage; fill "
-                    "tack::soa(x, y, ...) over the same component arrays, or store in a kernel");
-      static_assert(IsFill || !requires { D::functor_type::kernel_stores_only; },
-                    "tack::copyto: tack::arrays::components is an implicit array, not storage; "
-                    "copy into tack::soa(x, y, ...) over the same component arrays, or store in a "
-                    "kernel");
+      static_assert(
+          !IsFill && !requires { D::functor_type::kernel_stores_only; },
+          "tack::fill: tack::arrays::components is an implicit array, not storage; fill "
+          "tack::soa(x, y, ...) over the same component arrays, or store in a kernel");
+      static_assert(
+          IsFill || !requires { D::functor_type::kernel_stores_only; },
+          "tack::copyto: tack::arrays::components is an implicit array, not storage; "
+          "copy into tack::soa(x, y, ...) over the same component arrays, or store in a "
+          "kernel");
     } else if constexpr (!writable_array<D>) {
       if constexpr (IsFill) {
         static_assert(writable_array<D>, TACK_IMPL_COMPUTED_DESTINATION_MESSAGE("tack::fill"));
@@ -304,9 +313,9 @@ void store_on_host(const Dst& dst, const WithValues& with_values) {
 /// `tack::copyto(tack::arrays::permutation(order, out), values);  // out[order[i]] = values[i]`
 /// A computed destination (`counting`, a `transform` without inverse) fails to compile.
 template <class Dst, class Src>
-  requires(!is_array_v<Dst> &&
-           (readable_array<Dst> || requires(const Dst& d) { d.visit_kernel_form([](auto) {}); }))
-void copyto(const Dst& dst, const Src& src) {
+requires(!is_array_v<Dst> && (readable_array<Dst> || requires(const Dst& d) {
+  d.visit_kernel_form([](auto) {});
+})) void copyto(const Dst& dst, const Src& src) {
   detail::store_on_host<false>(dst, [&](index_t n, const auto& store) {
     tack::for_each_array(src, [](const auto& a) {
       if (!a.host_accessible()) {
@@ -317,9 +326,8 @@ void copyto(const Dst& dst, const Src& src) {
     });
     bool overlap = false;
     tack::for_each_array(dst, [&](const auto& d) {
-      tack::for_each_array(src, [&](const auto& a) {
-        overlap = overlap || detail::arrays_overlap(d, a);
-      });
+      tack::for_each_array(
+          src, [&](const auto& a) { overlap = overlap || detail::arrays_overlap(d, a); });
     });
     visit_kernel_form(src, [&](const auto& k) {
       if (static_cast<index_t>(k.size()) != n) {
@@ -343,17 +351,17 @@ void copyto(const Dst& dst, const Src& src) {
 /// the same as `dst.fill(value)`) or any writable array. `tack::fill(tack::arrays::strided(a, 2), 0.0);`
 template <class T, int R, memory_space S>
 void fill(const array<T, R, S>& dst, const std::remove_const_t<T>& value) {
-  static_assert(!std::is_const_v<T>, "tack::fill: the destination is a read-only handle "
-                                     "(array<const T>); pass a writable array");
+  static_assert(!std::is_const_v<T>,
+                "tack::fill: the destination is a read-only handle "
+                "(array<const T>); pass a writable array");
   dst.fill(value);
 }
 template <class Dst, class V>
-  requires(!is_array_v<Dst> &&
-           (readable_array<Dst> || requires(const Dst& d) { d.visit_kernel_form([](auto) {}); }))
-void fill(const Dst& dst, const V& value) {
-  detail::store_on_host<true>(dst, [&](index_t, const auto& store) {
-    store([&](index_t) -> const V& { return value; });
-  });
+requires(!is_array_v<Dst> && (readable_array<Dst> || requires(const Dst& d) {
+  d.visit_kernel_form([](auto) {});
+})) void fill(const Dst& dst, const V& value) {
+  detail::store_on_host<true>(
+      dst, [&](index_t, const auto& store) { store([&](index_t) -> const V& { return value; }); });
 }
 
 /// `copyto(dst, src)` queued on stream `s` (tack/exec/stream.hpp): one of the arrays involved must
@@ -365,7 +373,9 @@ template <class Dst, class Src>
 void copyto(const Dst& dst, const Src& src, const stream& s) {
   if (s.device().is_cuda()) {
     bool on_stream_device = false;
-    auto check = [&](const auto& a) { on_stream_device = on_stream_device || a.device() == s.device(); };
+    auto check = [&](const auto& a) {
+      on_stream_device = on_stream_device || a.device() == s.device();
+    };
     tack::for_each_array(dst, check);
     tack::for_each_array(src, check);
     if (!on_stream_device) {
@@ -373,8 +383,8 @@ void copyto(const Dst& dst, const Src& src, const stream& s) {
       tack::for_each_array(dst, [&](const auto& a) { where += " " + a.describe(); });
       tack::for_each_array(src, [&](const auto& a) { where += " " + a.describe(); });
       throw value_error("tack::copyto: the stream is " + s.str() +
-                        " but no array of the copy is on " + s.device().str() + " (arrays:" +
-                        (where.empty() ? std::string(" none") : where) +
+                        " but no array of the copy is on " + s.device().str() +
+                        " (arrays:" + (where.empty() ? std::string(" none") : where) +
                         "); queue the copy on a stream of the arrays' device");
     }
   }

@@ -139,8 +139,8 @@ array<std::remove_const_t<T>, R, S> ones_like(const array<T, R, S>& a, const opt
 }
 template <class T, int R, memory_space S>
 array<std::remove_const_t<T>, R, S> full_like(const array<T, R, S>& a,
-                                             const std::remove_const_t<T>& value,
-                                             const options& opts = {}) {
+                                              const std::remove_const_t<T>& value,
+                                              const options& opts = {}) {
   auto out = empty_like(a, opts);
   out.fill(value);
   return out;
@@ -148,8 +148,9 @@ array<std::remove_const_t<T>, R, S> full_like(const array<T, R, S>& a,
 
 /// A vector or matrix array from its components given as scalars.
 template <class T>
-  requires(is_vec_v<T> || is_mat_v<T>)
-array<T, 1> array_from_components(std::span<const scalar_t<T>> components, const options& opts = {}) {
+requires(is_vec_v<T> ||
+         is_mat_v<T>) array<T, 1> array_from_components(std::span<const scalar_t<T>> components,
+                                                        const options& opts = {}) {
   constexpr auto n = static_cast<std::size_t>(components_v<T>);
   if (components.size() % n != 0) {
     throw value_error("tack::array_from: " + std::to_string(components.size()) +
@@ -193,15 +194,17 @@ array<T, 1> array_from(const std::vector<T, A>& values, const options& opts = {}
 }
 /// Components given as scalars for a vector or matrix element type.
 template <class T>
-  requires(is_vec_v<T> || is_mat_v<T>)
-array<T, 1> array_from(std::initializer_list<scalar_t<T>> components, const options& opts = {}) {
-  return array_from_components<T>(std::span<const scalar_t<T>>(components.begin(), components.size()),
-                                  opts);
+requires(is_vec_v<T> ||
+         is_mat_v<T>) array<T, 1> array_from(std::initializer_list<scalar_t<T>> components,
+                                             const options& opts = {}) {
+  return array_from_components<T>(
+      std::span<const scalar_t<T>>(components.begin(), components.size()), opts);
 }
 /// A rank-2 array from nested lists (rows of equal length): `tack::array_from<int>({{1, 4, 2},
 /// {8, 0, -1}})` has shape (2, 3). Ragged rows are a `value_error`.
 template <class T>
-array<T, 2> array_from(std::initializer_list<std::initializer_list<T>> rows, const options& opts = {}) {
+array<T, 2> array_from(std::initializer_list<std::initializer_list<T>> rows,
+                       const options& opts = {}) {
   const std::size_t cols = rows.size() ? rows.begin()->size() : 0;
   std::vector<T> flat;
   flat.reserve(rows.size() * cols);
@@ -225,14 +228,16 @@ array<T, 2> array_from(std::initializer_list<std::initializer_list<T>> rows, con
 /// alive as long as any handle. Borrowed arrays cannot grow.
 /// `auto a = tack::from_ptr(v.data(), {v.size()}, {.writable = true});`
 template <class T, std::size_t R>
-array<T, static_cast<int>(R)> from_ptr(T* ptr, const index_t (&extents)[R], const options& opts = {}) {
+array<T, static_cast<int>(R)> from_ptr(T* ptr, const index_t (&extents)[R],
+                                       const options& opts = {}) {
   return from_ptr(ptr, shape<static_cast<int>(R)>(std::to_array(extents)), opts);
 }
 template <class T, int R>
 array<T, R> from_ptr(T* ptr, const shape<R>& s, const options& opts = {}) {
   if (opts.layout && *opts.layout == layout::soa) {
-    throw value_error("tack::from_ptr: one pointer cannot hold a structure-of-arrays array; borrow "
-                      "each component with from_ptr and assemble them with tack::soa(x, y, z)");
+    throw value_error(
+        "tack::from_ptr: one pointer cannot hold a structure-of-arrays array; borrow "
+        "each component with from_ptr and assemble them with tack::soa(x, y, z)");
   }
   const tack::device d = opts.device.value_or(cpu());
   return detail::array_access::borrow<T, R, memory_space::dynamic>(

@@ -34,7 +34,8 @@ void print_nested(std::ostream& os, const Values& values, std::size_t first,
   for (index_t i = 0; i < shape[dim]; ++i) {
     if (i) os << ", ";
     if (dim + 1 == R) {
-      print_value(os, static_cast<typename Values::value_type>(values[first + static_cast<std::size_t>(i)]));
+      print_value(os, static_cast<typename Values::value_type>(
+                          values[first + static_cast<std::size_t>(i)]));
     } else {
       print_nested(os, values, first + static_cast<std::size_t>(i) * stride, shape, dim + 1);
     }

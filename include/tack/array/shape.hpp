@@ -29,12 +29,13 @@ struct shape {
 
   constexpr shape() = default;
   template <std::integral... I>
-    requires(sizeof...(I) == Rank)
-  constexpr shape(I... e) : extents{static_cast<index_t>(e)...} {}
+  requires(sizeof...(I) == Rank) constexpr shape(I... e) : extents{static_cast<index_t>(e)...} {}
   constexpr shape(const std::array<index_t, Rank>& e) : extents(e) {}
 
   static constexpr int rank() noexcept { return Rank; }
-  constexpr index_t operator[](int d) const noexcept { return extents[static_cast<std::size_t>(d)]; }
+  constexpr index_t operator[](int d) const noexcept {
+    return extents[static_cast<std::size_t>(d)];
+  }
   constexpr index_t& operator[](int d) noexcept { return extents[static_cast<std::size_t>(d)]; }
   /// Number of elements (product of the extents).
   constexpr index_t size() const noexcept {
@@ -60,7 +61,8 @@ std::string shape_string(const std::array<index_t, N>& e) {
 
 namespace detail {
 /// The most bytes an array may span: pointer differences and `index_t` element counts hold it.
-inline constexpr std::size_t max_array_bytes = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+inline constexpr std::size_t max_array_bytes =
+    static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
 
 /// Bytes of `rows` rows of an array of shape `e` whose elements have `element_bytes` bytes (`rows`
 /// is `e[0]`, or a larger capacity). A `value_error` naming `op`, the shape and the element type
@@ -76,7 +78,8 @@ std::size_t checked_nbytes(const std::string& op, const std::array<index_t, N>& 
     throw value_error(op + ": " + what + " of " + std::string(type_name) + " (" +
                       std::to_string(element_bytes) +
                       " bytes each) is too large: its element count or byte size overflows (an "
-                      "array spans at most " + std::to_string(max_array_bytes) + " bytes)");
+                      "array spans at most " +
+                      std::to_string(max_array_bytes) + " bytes)");
   };
   std::size_t row = element_bytes;
   for (std::size_t d = 1; d < N; ++d) {

@@ -20,11 +20,13 @@ auto soa(const array<S, R, Space>& first, const Rest&... rest) {
   static_assert(n >= 2 && n <= 4, "tack::soa: give 2, 3 or 4 component arrays");
   static_assert(is_scalar_v<std::remove_const_t<S>>,
                 "tack::soa: components must be scalar arrays (one per vector component)");
-  static_assert((std::is_same_v<std::remove_const_t<typename Rest::element_type>,
-                                std::remove_const_t<S>> && ...),
-                "tack::soa: components must have the same scalar type; convert with astype<T>()");
+  static_assert(
+      (std::is_same_v<std::remove_const_t<typename Rest::element_type>, std::remove_const_t<S>> &&
+       ...),
+      "tack::soa: components must have the same scalar type; convert with astype<T>()");
   static_assert(((Rest::rank == R) && ...), "tack::soa: components must have the same rank");
-  constexpr bool any_const = std::is_const_v<S> || (std::is_const_v<typename Rest::element_type> || ...);
+  constexpr bool any_const =
+      std::is_const_v<S> || (std::is_const_v<typename Rest::element_type> || ...);
   using scalar = std::remove_const_t<S>;
   using V = std::conditional_t<any_const, const vec<scalar, n>, vec<scalar, n>>;
   using A = array<V, R, Space>;

@@ -35,7 +35,8 @@ struct stack_array {
   TACK_INLINE constexpr T* end() noexcept { return values + N; }
   TACK_INLINE constexpr const T* begin() const noexcept { return values; }
   TACK_INLINE constexpr const T* end() const noexcept { return values + N; }
-  TACK_INLINE friend constexpr bool operator==(const stack_array& a, const stack_array& b) noexcept {
+  TACK_INLINE friend constexpr bool operator==(const stack_array& a,
+                                               const stack_array& b) noexcept {
     for (int i = 0; i < N; ++i)
       if (!(a.values[i] == b.values[i])) return false;
     return true;

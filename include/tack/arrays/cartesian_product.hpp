@@ -86,13 +86,14 @@ private:
 /// `pts(k, j, i)` is `{xs[i], ys[j], zs[k]}`, the flat `pts[i + nx * (j + ny * k)]`.
 /// `auto pts = tack::arrays::cartesian_product(xs, ys, zs);  // pts[1] == {xs[1], ys[0], zs[0]}`
 template <class... A>
-  requires((sizeof...(A) == 2 || sizeof...(A) == 3) && (detail::array_operand<A> && ...))
-auto cartesian_product(A... axes) {
+requires((sizeof...(A) == 2 || sizeof...(A) == 3) &&
+         (detail::array_operand<A> && ...)) auto cartesian_product(A... axes) {
   using first = std::tuple_element_t<0, std::tuple<A...>>;
   using S = detail::value_t<first>;
   constexpr bool same = (std::is_same_v<S, detail::value_t<A>> && ...) && std::is_arithmetic_v<S>;
-  static_assert(same, "tack::arrays::cartesian_product: the coordinate arrays must hold the same "
-                      "scalar type; convert the others with tack::arrays::cast<T>(array)");
+  static_assert(same,
+                "tack::arrays::cartesian_product: the coordinate arrays must hold the same "
+                "scalar type; convert the others with tack::arrays::cast<T>(array)");
   if constexpr (same) {
     detail::common_device("tack::arrays::cartesian_product", axes...);
     const index_t sizes[] = {static_cast<index_t>(axes.size())...};

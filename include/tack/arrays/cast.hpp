@@ -32,12 +32,13 @@ struct cast_fn {
 /// `double`, `vec3d` to `vec3f`, an index array to `float`. Nothing is stored; `a` is kept alive.
 /// `auto d = tack::arrays::cast<double>(floats);`
 template <class U, class A>
-  requires detail::array_operand<A>
+requires detail::array_operand<A>
 auto cast(A a) {
-  static_assert(std::is_constructible_v<U, detail::value_t<A>> ||
-                    requires(detail::value_t<A> v) { static_cast<U>(v); },
-                "tack::arrays::cast<U>: the element type of the array does not convert to U; a "
-                "vector or matrix converts only to one with the same number of components");
+  static_assert(
+      std::is_constructible_v<U, detail::value_t<A>> ||
+          requires(detail::value_t<A> v) { static_cast<U>(v); },
+      "tack::arrays::cast<U>: the element type of the array does not convert to U; a "
+      "vector or matrix converts only to one with the same number of components");
   index_t n = a.size();
   return implicit_array<cast_fn<U, A>>(cast_fn<U, A>{std::move(a)}, n);
 }

@@ -29,7 +29,9 @@ struct components_ref : proxy_base<components_ref<S, R...>, vec<S, int(sizeof...
   TACK_IMPL_ARRAYS_PROXY_ASSIGN(components_ref, vector)
 
   TACK_EXEC_CHECK_DISABLE
-  TACK_FORCEINLINE constexpr vector get() const { return get_impl(std::index_sequence_for<R...>{}); }
+  TACK_FORCEINLINE constexpr vector get() const {
+    return get_impl(std::index_sequence_for<R...>{});
+  }
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr void set(const vector& v) const {
     set_impl(v, std::index_sequence_for<R...>{});
@@ -37,8 +39,7 @@ struct components_ref : proxy_base<components_ref<S, R...>, vec<S, int(sizeof...
   /// Component `c` as its array's element access (when all are the same type, e.g. `float&`).
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr decltype(auto) operator[](int c) const
-    requires(std::is_same_v<R, std::tuple_element_t<0, std::tuple<R...>>> && ...)
-  {
+      requires(std::is_same_v<R, std::tuple_element_t<0, std::tuple<R...>>>&&...) {
     return pick<0>(c);
   }
 
@@ -75,9 +76,9 @@ struct components_fn {
   /// `static_assert(tack::arrays::components_fn<tack::view<float>, tack::view<float>>::kernel_stores_only);`
   static constexpr bool kernel_stores_only = true;
   static constexpr bool writable = (detail::is_writable_reference_v<detail::reference_t<A>> && ...);
-  using returned = std::conditional_t<writable,
-                                      detail::components_ref<scalar, detail::reference_t<A>...>,
-                                      computed_t<vector>>;
+  using returned =
+      std::conditional_t<writable, detail::components_ref<scalar, detail::reference_t<A>...>,
+                         computed_t<vector>>;
 
   detail::pack<A...> parts;
 
@@ -115,14 +116,15 @@ private:
 /// Different lengths are a `value_error` naming both; different scalar types fail to compile.
 /// `auto points = tack::arrays::components(xs, ys, zs);  // vec3 elements`
 template <class... A>
-  requires(sizeof...(A) >= 2 && sizeof...(A) <= 4 && (detail::array_operand<A> && ...))
-auto components(A... parts) {
+requires(sizeof...(A) >= 2 && sizeof...(A) <= 4 &&
+         (detail::array_operand<A> && ...)) auto components(A... parts) {
   using first = std::tuple_element_t<0, std::tuple<A...>>;
   using S = detail::value_t<first>;
   constexpr bool scalars = (std::is_arithmetic_v<detail::value_t<A>> && ...);
   constexpr bool same = (std::is_same_v<S, detail::value_t<A>> && ...);
-  static_assert(scalars, "tack::arrays::components: every component array must hold scalars; take "
-                         "one component of a vector array with tack::arrays::extract_component");
+  static_assert(scalars,
+                "tack::arrays::components: every component array must hold scalars; take "
+                "one component of a vector array with tack::arrays::extract_component");
   static_assert(!scalars || same,
                 "tack::arrays::components: every component array must have the same scalar "
                 "type; convert the others with tack::arrays::cast<T>(array)");
@@ -132,10 +134,11 @@ auto components(A... parts) {
     static constexpr const char* names[] = {"x", "y", "z", "w"};
     for (std::size_t k = 1; k < sizeof...(A); ++k) {
       if (sizes[k] != sizes[0]) {
-        throw value_error("tack::arrays::components: the component arrays have different "
-                          "lengths: " +
-                          std::to_string(sizes[0]) + " (" + names[0] + ") and " +
-                          std::to_string(sizes[k]) + " (" + names[k] + ")");
+        throw value_error(
+            "tack::arrays::components: the component arrays have different "
+            "lengths: " +
+            std::to_string(sizes[0]) + " (" + names[0] + ") and " + std::to_string(sizes[k]) +
+            " (" + names[k] + ")");
       }
     }
     return implicit_array<components_fn<A...>>(

@@ -49,7 +49,9 @@ struct concatenate_fn {
   detail::pack<A...> parts;
   index_t ends[count];  ///< ends[k]: one past the last index of part k in the concatenation
 
-  TACK_FORCEINLINE constexpr index_t start_of(std::size_t k) const { return k == 0 ? 0 : ends[k - 1]; }
+  TACK_FORCEINLINE constexpr index_t start_of(std::size_t k) const {
+    return k == 0 ? 0 : ends[k - 1];
+  }
 
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr returned operator()(index_t i) const {
@@ -114,8 +116,7 @@ private:
 /// devices are a `value_error`.
 /// `auto both = tack::arrays::concatenate(left, right, tack::arrays::constant(0.0f, 4));`
 template <class... A>
-  requires(sizeof...(A) >= 1 && (detail::array_operand<A> && ...))
-auto concatenate(A... parts) {
+requires(sizeof...(A) >= 1 && (detail::array_operand<A> && ...)) auto concatenate(A... parts) {
   using first = std::tuple_element_t<0, std::tuple<A...>>;
   constexpr bool same_type = (std::is_same_v<detail::value_t<first>, detail::value_t<A>> && ...);
   static_assert(same_type,

@@ -52,8 +52,8 @@ TACK_FORCEINLINE constexpr T index_to(index_t i) {
 /// The unsigned type integer arithmetic on `T` wraps in (at least `unsigned`: narrower unsigned
 /// types promote to `int`, whose products can overflow).
 template <class T>
-using wrapping_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
-                                      std::make_unsigned_t<T>>;
+using wrapping_t =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 /// `a + b` and `a * b` for integers without signed overflow: computed modulo 2^width (C++20
 /// defines the conversion back), so an element that T can represent comes out right whatever the
@@ -139,11 +139,11 @@ auto counting(index_t n, T start = T(0), T step = T(1)) {
   detail::check_length("tack::arrays::counting", n);
   if constexpr (std::is_floating_point_v<T>) {
     if (n > detail::max_floating_counting_length) {
-      throw value_error("tack::arrays::counting: length " + std::to_string(n) +
-                        " is more than 2^52 = " +
-                        std::to_string(detail::max_floating_counting_length) +
-                        " elements, past which indices are not exact in floating point; use an "
-                        "integer counting (and tack::arrays::cast) for longer ranges");
+      throw value_error(
+          "tack::arrays::counting: length " + std::to_string(n) +
+          " is more than 2^52 = " + std::to_string(detail::max_floating_counting_length) +
+          " elements, past which indices are not exact in floating point; use an "
+          "integer counting (and tack::arrays::cast) for longer ranges");
     }
   }
   return implicit_array<counting_fn<T>>(counting_fn<T>{start, step}, n);

@@ -107,11 +107,10 @@ TACK_FORCEINLINE constexpr auto component_value(const T& x, int c) {
 /// Applies the scalar function `f` to pairs of components; a scalar pairs with every component.
 /// Two vectors (or matrices) must have the same shape.
 template <class F, class A, class B>
-TACK_FORCEINLINE constexpr auto map_components2(const F& f, const A& a, const B& b)
-  requires(!((is_vec_v<A> || is_mat_v<A>) && (is_vec_v<B> || is_mat_v<B>)) ||
-           (component_rows_v<A> == component_rows_v<B> &&
-            component_cols_v<A> == component_cols_v<B> && is_vec_v<A> == is_vec_v<B>))
-{
+TACK_FORCEINLINE constexpr auto map_components2(const F& f, const A& a, const B& b) requires(
+    !((is_vec_v<A> || is_mat_v<A>)&&(is_vec_v<B> || is_mat_v<B>)) ||
+    (component_rows_v<A> == component_rows_v<B> && component_cols_v<A> == component_cols_v<B> &&
+     is_vec_v<A> == is_vec_v<B>)) {
   constexpr bool a_item = is_vec_v<A> || is_mat_v<A>;
   constexpr bool b_item = is_vec_v<B> || is_mat_v<B>;
   if constexpr (!a_item && !b_item) {
@@ -121,7 +120,8 @@ TACK_FORCEINLINE constexpr auto map_components2(const F& f, const A& a, const B&
     using R = std::remove_cvref_t<decltype(f(component_value(a, 0), component_value(b, 0)))>;
     if constexpr (is_vec_v<Shape>) {
       vec<R, Shape::length> r{};
-      for (int c = 0; c < Shape::length; ++c) r[c] = f(component_value(a, c), component_value(b, c));
+      for (int c = 0; c < Shape::length; ++c)
+        r[c] = f(component_value(a, c), component_value(b, c));
       return r;
     } else {
       constexpr int rows = component_rows_v<Shape>, cols = component_cols_v<Shape>;
@@ -135,26 +135,31 @@ TACK_FORCEINLINE constexpr auto map_components2(const F& f, const A& a, const B&
 
 // Scalar kernels. The `std::` functions are host/device under nvcc (CUDA's math headers declare
 // them for float and double).
-#define TACK_IMPL_ARRAYS_UNARY_MATH(NAME, EXPR)                                                    \
-  struct NAME##_scalar {                                                                           \
-    template <class T>                                                                             \
-      requires std::is_arithmetic_v<T>                                                             \
-    TACK_FORCEINLINE constexpr auto operator()(T x) const {                                        \
-      EXPR;                                                                                        \
-    }                                                                                              \
+#define TACK_IMPL_ARRAYS_UNARY_MATH(NAME, EXPR)                                              \
+  struct NAME##_scalar {                                                                     \
+    template <class T>                                                                       \
+    requires std::is_arithmetic_v<T> TACK_FORCEINLINE constexpr auto operator()(T x) const { \
+      EXPR;                                                                                  \
+    }                                                                                        \
   };
 TACK_IMPL_ARRAYS_UNARY_MATH(sqrt, return std::sqrt(x))
 TACK_IMPL_ARRAYS_UNARY_MATH(exp, return std::exp(x))
 TACK_IMPL_ARRAYS_UNARY_MATH(log, return std::log(x))
 TACK_IMPL_ARRAYS_UNARY_MATH(sin, return std::sin(x))
 TACK_IMPL_ARRAYS_UNARY_MATH(cos, return std::cos(x))
-TACK_IMPL_ARRAYS_UNARY_MATH(abs, if constexpr (std::is_unsigned_v<T>) { return x; } else if constexpr (std::is_floating_point_v<T>) { return std::fabs(x); } else { return static_cast<T>(x < 0 ? -x : x); })
+TACK_IMPL_ARRAYS_UNARY_MATH(
+    abs,
+    if constexpr (std::is_unsigned_v<T>) {
+      return x;
+    } else if constexpr (std::is_floating_point_v<T>) { return std::fabs(x); } else {
+      return static_cast<T>(x < 0 ? -x : x);
+    })
 #undef TACK_IMPL_ARRAYS_UNARY_MATH
 
 struct minimum_scalar {
   template <class A, class B>
-    requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
-  TACK_FORCEINLINE constexpr auto operator()(A a, B b) const {
+  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> TACK_FORCEINLINE constexpr auto
+  operator()(A a, B b) const {
     using C = std::common_type_t<A, B>;
     const C x = static_cast<C>(a), y = static_cast<C>(b);
     if (x != x) return x;  // NaN propagates (NumPy's minimum)
@@ -164,8 +169,8 @@ struct minimum_scalar {
 };
 struct maximum_scalar {
   template <class A, class B>
-    requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
-  TACK_FORCEINLINE constexpr auto operator()(A a, B b) const {
+  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> TACK_FORCEINLINE constexpr auto
+  operator()(A a, B b) const {
     using C = std::common_type_t<A, B>;
     const C x = static_cast<C>(a), y = static_cast<C>(b);
     if (x != x) return x;
@@ -175,8 +180,8 @@ struct maximum_scalar {
 };
 struct pow_scalar {
   template <class A, class B>
-    requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>
-  TACK_FORCEINLINE auto operator()(A a, B b) const {
+  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> TACK_FORCEINLINE auto operator()(
+      A a, B b) const {
     return std::pow(a, b);
   }
 };
@@ -229,8 +234,8 @@ template <class Op, class L, class R>
 struct binary_fn {
   L l;
   R r;
-  using result = std::remove_cvref_t<decltype(Op{}(std::declval<value_t<L>>(),
-                                                   std::declval<value_t<R>>()))>;
+  using result =
+      std::remove_cvref_t<decltype(Op{}(std::declval<value_t<L>>(), std::declval<value_t<R>>()))>;
 
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr computed_t<result> operator()(index_t i) const {
@@ -270,19 +275,24 @@ using operand_t = std::conditional_t<is_array_expression_operand_v<T>, std::remo
 
 /// A value usable as the scalar side of an expression: not an array, not a container.
 template <class T>
-concept broadcast_value = !is_array_expression_operand_v<T> && !readable_array<std::remove_cvref_t<T>> &&
-                          std::is_trivially_copyable_v<std::remove_cvref_t<T>>;
+concept broadcast_value =
+    !is_array_expression_operand_v<T> && !readable_array<std::remove_cvref_t<T>> &&
+    std::is_trivially_copyable_v<std::remove_cvref_t<T>>;
 
 template <class Op, class L, class R>
-concept binary_operands =
-    (is_array_expression_operand_v<L> || is_array_expression_operand_v<R>) &&
-    (is_array_expression_operand_v<L> || broadcast_value<L>) &&
-    (is_array_expression_operand_v<R> || broadcast_value<R>) &&
-    requires(value_t<operand_t<L>> a, value_t<operand_t<R>> b) { Op{}(a, b); };
+concept binary_operands = (is_array_expression_operand_v<L> || is_array_expression_operand_v<R>)&&(
+    is_array_expression_operand_v<L> ||
+    broadcast_value<L>)&&(is_array_expression_operand_v<R> ||
+                          broadcast_value<R>)&&requires(value_t<operand_t<L>> a,
+                                                        value_t<operand_t<R>> b) {
+  Op{}(a, b);
+};
 
 template <class Op, class A>
 concept unary_operand = is_array_expression_operand_v<A> &&
-                        requires(value_t<std::remove_cvref_t<A>> a) { Op{}(a); };
+    requires(value_t<std::remove_cvref_t<A>> a) {
+  Op{}(a);
+};
 
 template <class T>
 TACK_INLINE operand_t<T> make_operand(T&& x) {
@@ -302,9 +312,9 @@ auto make_binary(const char* name, L&& l, R&& r) {
   if constexpr (is_array_expression_operand_v<L> && is_array_expression_operand_v<R>) {
     const index_t nl = static_cast<index_t>(l.size()), nr = static_cast<index_t>(r.size());
     if (nl != nr) {
-      throw value_error(std::string(name) + ": the arrays have different sizes: " +
-                        std::to_string(nl) + " and " + std::to_string(nr) +
-                        " (element-wise operations need arrays of the same size)");
+      throw value_error(
+          std::string(name) + ": the arrays have different sizes: " + std::to_string(nl) + " and " +
+          std::to_string(nr) + " (element-wise operations need arrays of the same size)");
     }
     common_device(name, l, r);
     n = nl;
@@ -331,14 +341,14 @@ auto make_unary(A&& a) {
 
 /// Element-wise sum, lazily. `auto c = a + b;  auto d = 2.0f * a + 1.0f;`
 template <class L, class R>
-  requires detail::binary_operands<detail::ops::plus, L, R>
+requires detail::binary_operands<detail::ops::plus, L, R>
 auto operator+(L&& l, R&& r) {
   return detail::make_binary<detail::ops::plus>("tack::operator+", std::forward<L>(l),
                                                 std::forward<R>(r));
 }
 /// Element-wise difference, lazily. `auto d = a - b;`
 template <class L, class R>
-  requires detail::binary_operands<detail::ops::minus, L, R>
+requires detail::binary_operands<detail::ops::minus, L, R>
 auto operator-(L&& l, R&& r) {
   return detail::make_binary<detail::ops::minus>("tack::operator-", std::forward<L>(l),
                                                  std::forward<R>(r));
@@ -346,24 +356,22 @@ auto operator-(L&& l, R&& r) {
 /// Element-wise product (as the elements multiply: `mat3f * vec3f` is a matrix-vector product).
 /// `auto rotated = rotations * points;`
 template <class L, class R>
-  requires detail::binary_operands<detail::ops::multiplies, L, R>
+requires detail::binary_operands<detail::ops::multiplies, L, R>
 auto operator*(L&& l, R&& r) {
   return detail::make_binary<detail::ops::multiplies>("tack::operator*", std::forward<L>(l),
                                                       std::forward<R>(r));
 }
 /// Element-wise quotient, lazily. `auto q = a / 2.0f;`
 template <class L, class R>
-  requires detail::binary_operands<detail::ops::divides, L, R>
+requires detail::binary_operands<detail::ops::divides, L, R>
 auto operator/(L&& l, R&& r) {
   return detail::make_binary<detail::ops::divides>("tack::operator/", std::forward<L>(l),
                                                    std::forward<R>(r));
 }
 /// Element-wise negation, lazily. `auto back = -velocities;`
 template <class A>
-  requires detail::unary_operand<detail::ops::negate, A>
-auto operator-(A&& a) {
-  return detail::make_unary<detail::ops::negate>(std::forward<A>(a));
-}
+requires detail::unary_operand<detail::ops::negate, A>
+auto operator-(A&& a) { return detail::make_unary<detail::ops::negate>(std::forward<A>(a)); }
 
 }  // namespace tack::arrays
 
@@ -379,18 +387,17 @@ using arrays::operator/;
 
 // ---- math functions (NumPy's names) --------------------------------------------------------------
 
-#define TACK_IMPL_ARRAYS_UNARY_FUNCTION(NAME)                                                      \
-  template <class A>                                                                               \
-    requires arrays::detail::unary_operand<                                                        \
-        arrays::detail::ops::componentwise<arrays::detail::NAME##_scalar>, A>                      \
-  auto NAME(A&& a) {                                                                               \
-    return arrays::detail::make_unary<                                                             \
-        arrays::detail::ops::componentwise<arrays::detail::NAME##_scalar>>(std::forward<A>(a));    \
-  }                                                                                                \
-  template <class T>                                                                               \
-    requires std::is_arithmetic_v<T>                                                               \
-  TACK_INLINE auto NAME(T x) {                                                                     \
-    return arrays::detail::NAME##_scalar{}(x);                                                     \
+#define TACK_IMPL_ARRAYS_UNARY_FUNCTION(NAME)                                                   \
+  template <class A>                                                                            \
+  requires arrays::detail::unary_operand<                                                       \
+      arrays::detail::ops::componentwise<arrays::detail::NAME##_scalar>, A>                     \
+  auto NAME(A&& a) {                                                                            \
+    return arrays::detail::make_unary<                                                          \
+        arrays::detail::ops::componentwise<arrays::detail::NAME##_scalar>>(std::forward<A>(a)); \
+  }                                                                                             \
+  template <class T>                                                                            \
+  requires std::is_arithmetic_v<T> TACK_INLINE auto NAME(T x) {                                 \
+    return arrays::detail::NAME##_scalar{}(x);                                                  \
   }
 
 /// Element-wise square root of an array, lazily (component by component for vectors and
@@ -408,19 +415,18 @@ TACK_IMPL_ARRAYS_UNARY_FUNCTION(sin)
 TACK_IMPL_ARRAYS_UNARY_FUNCTION(cos)
 #undef TACK_IMPL_ARRAYS_UNARY_FUNCTION
 
-#define TACK_IMPL_ARRAYS_BINARY_FUNCTION(NAME, NAME_STRING)                                        \
-  template <class L, class R>                                                                      \
-    requires arrays::detail::binary_operands<                                                      \
-        arrays::detail::ops::componentwise2<arrays::detail::NAME##_scalar>, L, R>                  \
-  auto NAME(L&& l, R&& r) {                                                                        \
-    return arrays::detail::make_binary<                                                            \
-        arrays::detail::ops::componentwise2<arrays::detail::NAME##_scalar>>(                       \
-        NAME_STRING, std::forward<L>(l), std::forward<R>(r));                                      \
-  }                                                                                                \
-  template <class A, class B>                                                                      \
-    requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B>                                    \
-  TACK_INLINE auto NAME(A a, B b) {                                                                \
-    return arrays::detail::NAME##_scalar{}(a, b);                                                  \
+#define TACK_IMPL_ARRAYS_BINARY_FUNCTION(NAME, NAME_STRING)                                     \
+  template <class L, class R>                                                                   \
+  requires arrays::detail::binary_operands<                                                     \
+      arrays::detail::ops::componentwise2<arrays::detail::NAME##_scalar>, L, R>                 \
+  auto NAME(L&& l, R&& r) {                                                                     \
+    return arrays::detail::make_binary<                                                         \
+        arrays::detail::ops::componentwise2<arrays::detail::NAME##_scalar>>(                    \
+        NAME_STRING, std::forward<L>(l), std::forward<R>(r));                                   \
+  }                                                                                             \
+  template <class A, class B>                                                                   \
+  requires std::is_arithmetic_v<A> && std::is_arithmetic_v<B> TACK_INLINE auto NAME(A a, B b) { \
+    return arrays::detail::NAME##_scalar{}(a, b);                                               \
   }
 
 /// Element-wise minimum of two arrays, or of an array and a scalar, lazily; NaN propagates (NumPy's

@@ -79,7 +79,7 @@ struct extract_component_fn {
 /// `value_error` naming the component count.
 /// `auto z = tack::arrays::extract_component(points, 2);`
 template <class A>
-  requires detail::array_operand<A>
+requires detail::array_operand<A>
 auto extract_component(A a, int c) {
   using V = detail::value_t<A>;
   constexpr int count = components_v<V>;

@@ -29,7 +29,7 @@ struct function_fn {
 /// `auto squares = tack::arrays::function(10, [](tack::index_t i) { return double(i * i); });`
 /// @param n length (negative is a `value_error`)
 template <class Fn>
-  requires std::is_invocable_v<const Fn&, index_t>
+requires std::is_invocable_v<const Fn&, index_t>
 auto function(index_t n, Fn f) {
   detail::check_length("tack::arrays::function", n);
   return implicit_array<function_fn<Fn>>(function_fn<Fn>{std::move(f)}, n);
@@ -67,8 +67,8 @@ struct function_nd_fn {
 /// j[, k]})`, and the flat `a[k]` splits `k` row-major. A negative extent is a `value_error`.
 /// `auto t = tack::arrays::function({2, 3}, [](tack::vec<tack::index_t, 2> k) { return k[0] * 10 + k[1]; });`
 template <class Fn, std::size_t N>
-  requires(N >= 2 && N <= 3 && std::is_invocable_v<const Fn&, vec<index_t, int(N)>>)
-auto function(const index_t (&extents)[N], Fn f) {
+requires(N >= 2 && N <= 3 && std::is_invocable_v<const Fn&, vec<index_t, int(N)>>) auto function(
+    const index_t (&extents)[N], Fn f) {
   std::array<index_t, N> e{};
   index_t total = 1;
   for (std::size_t d = 0; d < N; ++d) {

@@ -100,16 +100,17 @@ TACK_INLINE constexpr pack<T...> make_pack(T... v) {
 /// value class whose `value_type` names its components (`vec3f::value_type` is `float`) is not
 /// one, since it does not convert to that type.
 template <class P>
-concept proxy_reference = std::is_class_v<P> && requires { typename P::value_type; } &&
-                          !std::is_same_v<P, typename P::value_type> &&
-                          std::is_convertible_v<const P&, typename P::value_type>;
+concept proxy_reference = std::is_class_v<P> && requires {
+  typename P::value_type;
+} && !std::is_same_v<P, typename P::value_type> &&
+    std::is_convertible_v<const P&, typename P::value_type>;
 
 template <class R>
 struct element_value {
   using type = std::remove_cvref_t<R>;
 };
 template <class R>
-  requires proxy_reference<std::remove_cvref_t<R>>
+requires proxy_reference<std::remove_cvref_t<R>>
 struct element_value<R> {
   using type = typename std::remove_cvref_t<R>::value_type;
 };
@@ -129,16 +130,16 @@ using reference_t = decltype(std::declval<const A&>()[index_t{}]);
 /// does not compile (and `writable_array` is false); plain `T` for scalars, where the language
 /// already refuses it.
 template <class T>
-using computed_t = std::conditional_t<std::is_class_v<T>, const std::remove_cv_t<T>,
-                                      std::remove_cv_t<T>>;
+using computed_t =
+    std::conditional_t<std::is_class_v<T>, const std::remove_cv_t<T>, std::remove_cv_t<T>>;
 
 /// Whether an element access `R` can be stored into: a non-const lvalue reference, or a proxy
 /// that assigns. A class returned by value (`vec3f`, even non-const) is a temporary, never a
 /// place to store.
 template <class R>
 inline constexpr bool is_writable_reference_v =
-    (std::is_lvalue_reference_v<R> || proxy_reference<std::remove_cvref_t<R>>) &&
-    std::is_assignable_v<R, const element_value_t<R>&>;
+    (std::is_lvalue_reference_v<R> ||
+     proxy_reference<std::remove_cvref_t<R>>)&&std::is_assignable_v<R, const element_value_t<R>&>;
 
 /// Stores `v` through a held element access of type `R` from a const member function: a
 /// reference (`float&`) is assigned directly; a proxy is copied first (copies of a proxy refer to
@@ -183,22 +184,22 @@ struct proxy_base {
 
   // T's operators are often templates (tack::vec's are), which do not look through the
   // conversion to T; these forward arithmetic and comparison on a proxy to its value.
-#define TACK_IMPL_ARRAYS_PROXY_BINARY(OP)                                                          \
-  template <class U>                                                                               \
-    requires(!std::is_base_of_v<proxy_base, U>)                                                    \
-  TACK_INLINE friend constexpr auto operator OP(const Derived& a, const U& b)                      \
-      -> decltype(std::declval<const T&>() OP b) {                                                 \
-    return a.get() OP b;                                                                           \
-  }                                                                                                \
-  template <class U>                                                                               \
-    requires(!std::is_base_of_v<proxy_base, U>)                                                    \
-  TACK_INLINE friend constexpr auto operator OP(const U& a, const Derived& b)                      \
-      -> decltype(a OP std::declval<const T&>()) {                                                 \
-    return a OP b.get();                                                                           \
-  }                                                                                                \
-  TACK_INLINE friend constexpr auto operator OP(const Derived& a, const Derived& b)                \
-      -> decltype(std::declval<const T&>() OP std::declval<const T&>()) {                          \
-    return a.get() OP b.get();                                                                     \
+#define TACK_IMPL_ARRAYS_PROXY_BINARY(OP)                                                    \
+  template <class U>                                                                         \
+  requires(!std::is_base_of_v<proxy_base, U>) TACK_INLINE friend constexpr auto operator OP( \
+      const Derived& a, const U& b)                                                          \
+      ->decltype(std::declval<const T&>() OP b) {                                            \
+    return a.get() OP b;                                                                     \
+  }                                                                                          \
+  template <class U>                                                                         \
+  requires(!std::is_base_of_v<proxy_base, U>) TACK_INLINE friend constexpr auto operator OP( \
+      const U& a, const Derived& b)                                                          \
+      ->decltype(a OP std::declval<const T&>()) {                                            \
+    return a OP b.get();                                                                     \
+  }                                                                                          \
+  TACK_INLINE friend constexpr auto operator OP(const Derived& a, const Derived& b)          \
+      ->decltype(std::declval<const T&>() OP std::declval<const T&>()) {                     \
+    return a.get() OP b.get();                                                               \
   }
   TACK_IMPL_ARRAYS_PROXY_BINARY(+)
   TACK_IMPL_ARRAYS_PROXY_BINARY(-)
@@ -207,15 +208,15 @@ struct proxy_base {
 #undef TACK_IMPL_ARRAYS_PROXY_BINARY
   // `==` only one way round: C++20 adds the reversed form itself.
   template <class U>
-    requires(!std::is_base_of_v<proxy_base, U>)
-  TACK_INLINE friend constexpr auto operator==(const Derived& a, const U& b)
-      -> decltype(bool(std::declval<const T&>() == b)) {
+  requires(!std::is_base_of_v<proxy_base, U>) TACK_INLINE friend constexpr auto operator==(
+      const Derived& a, const U& b) -> decltype(bool(std::declval<const T&>() == b)) {
     return a.get() == b;
   }
   TACK_INLINE friend constexpr bool operator==(const Derived& a, const Derived& b) {
     return a.get() == b.get();
   }
-  TACK_INLINE friend constexpr auto operator-(const Derived& a) -> decltype(-std::declval<const T&>()) {
+  TACK_INLINE friend constexpr auto operator-(const Derived& a)
+      -> decltype(-std::declval<const T&>()) {
     return -a.get();
   }
 
@@ -227,15 +228,15 @@ private:
 
 // Assignment of a value stores it; assignment from another proxy of the same type stores its
 // value (never rebinds), as std::vector<bool>::reference does.
-#define TACK_IMPL_ARRAYS_PROXY_ASSIGN(Name, T)                                                     \
-  TACK_INLINE constexpr const Name& operator=(const T& v) const {                                 \
-    this->set(v);                                                                                  \
-    return *this;                                                                                  \
-  }                                                                                                \
-  TACK_INLINE constexpr const Name& operator=(const Name& other) const {                          \
-    this->set(other.get());                                                                        \
-    return *this;                                                                                  \
-  }                                                                                                \
+#define TACK_IMPL_ARRAYS_PROXY_ASSIGN(Name, T)                           \
+  TACK_INLINE constexpr const Name& operator=(const T& v) const {        \
+    this->set(v);                                                        \
+    return *this;                                                        \
+  }                                                                      \
+  TACK_INLINE constexpr const Name& operator=(const Name& other) const { \
+    this->set(other.get());                                              \
+    return *this;                                                        \
+  }                                                                      \
   Name(const Name&) = default;
 
 /// Reads `a[i]` as its value type (converts proxies), for arithmetic on elements.
@@ -254,8 +255,9 @@ struct kernel_form_probe {
 
 /// Types that convert themselves to a kernel form: `tack::array` handles and implicit arrays.
 template <class T>
-concept has_kernel_form_member =
-    requires(const T& x, kernel_form_probe p) { x.visit_kernel_form(p); };
+concept has_kernel_form_member = requires(const T& x, kernel_form_probe p) {
+  x.visit_kernel_form(p);
+};
 
 template <class T>
 struct is_implicit_array : std::false_type {};
@@ -273,11 +275,12 @@ inline constexpr bool is_kernel_form_v<implicit_array<F>> = implicit_array<F>::i
 
 /// What a composed array accepts as an operand: anything indexable with a length, or a handle.
 template <class A>
-concept array_operand =
-    std::is_object_v<A> && (readable_array<A> || has_kernel_form_member<A>);
+concept array_operand = std::is_object_v<A> &&(readable_array<A> || has_kernel_form_member<A>);
 
 template <class F>
-concept has_operands = requires(const F& f) { f.operands(); };
+concept has_operands = requires(const F& f) {
+  f.operands();
+};
 
 /// Folds a predicate `P::template test<A>` over the operand types of functor `F` (its
 /// `operands()` tuple): `Any` gives `||`, else `&&`. The three composition rules below share it.
@@ -300,12 +303,15 @@ struct kernel_form_test {
 template <class F>
 struct functor_is_kernel_form : std::true_type {};
 template <class F>
-  requires has_operands<F>
-struct functor_is_kernel_form<F> : std::bool_constant<fold_operands_v<F, kernel_form_test, false>> {};
+requires has_operands<F>
+struct functor_is_kernel_form<F> : std::bool_constant<fold_operands_v<F, kernel_form_test, false>> {
+};
 
 /// Functors that choose a specialized form at run time (see the file comment).
 template <class F>
-concept has_form_choice = requires(const F& f, kernel_form_probe p) { f.visit_form(p); };
+concept has_form_choice = requires(const F& f, kernel_form_probe p) {
+  f.visit_form(p);
+};
 
 template <class A>
 inline constexpr bool offers_specialized_forms_v = false;
@@ -316,9 +322,10 @@ struct specialized_forms_test {
 template <class F>
 struct functor_offers_forms : std::bool_constant<has_form_choice<F>> {};
 template <class F>
-  requires has_operands<F>
+requires has_operands<F>
 struct functor_offers_forms<F>
-    : std::bool_constant<fold_operands_v<F, specialized_forms_test, true>> {};
+    : std::bool_constant<fold_operands_v<F, specialized_forms_test, true>> {
+};
 template <class F>
 inline constexpr bool offers_specialized_forms_v<implicit_array<F>> =
     functor_offers_forms<F>::value;
@@ -336,13 +343,14 @@ struct computes_from_index_test {
   static constexpr bool test = computes_from_index_v<A>;
 };
 template <class F>
-struct functor_computes_from_index : std::bool_constant<requires {
+    struct functor_computes_from_index : std::bool_constant < requires {
   requires F::computes_from_index;
-}> {};
+} > {};
 template <class F>
-  requires has_operands<F>
+requires has_operands<F>
 struct functor_computes_from_index<F>
-    : std::bool_constant<fold_operands_v<F, computes_from_index_test, false>> {};
+    : std::bool_constant<fold_operands_v<F, computes_from_index_test, false>> {
+};
 template <class F>
 inline constexpr bool computes_from_index_v<implicit_array<F>> =
     functor_computes_from_index<F>::value;
@@ -441,8 +449,8 @@ public:
   /// (`counting` with step 1 to `counting`), so a kernel whose parameter names the general type
   /// accepts the form `visit_kernel_form` passes.
   template <class G>
-    requires(!std::is_same_v<G, F> && std::is_convertible_v<const G&, F>)
-  TACK_INLINE constexpr implicit_array(const implicit_array<G>& other)
+  requires(!std::is_same_v<G, F> && std::is_convertible_v<const G&, F>)
+      TACK_INLINE constexpr implicit_array(const implicit_array<G>& other)
       : fn_(other.functor()), size_(other.size()) {}
 
   /// Element `i` (checked against `size()` in debug mode).
@@ -461,8 +469,8 @@ public:
   /// `pts(k, j, i)` of `uniform_coordinates({nx, ny, nz})` is the point `(i, j, k)`.
   TACK_EXEC_CHECK_DISABLE
   template <class... I>
-    requires(sizeof...(I) >= 1 && (std::is_integral_v<I> && ...))
-  TACK_FORCEINLINE constexpr reference operator()(I... i) const {
+  requires(sizeof...(I) >= 1 && (std::is_integral_v<I> && ...)) TACK_FORCEINLINE constexpr reference
+  operator()(I... i) const {
     static_assert(sizeof...(I) == std::size_t(rank),
                   "tack::arrays: an implicit array takes as many indices as its rank (a(i) for "
                   "rank 1, a(i, j) for rank 2, a(i, j, k) for rank 3); a[k] reads the flat "
@@ -477,8 +485,7 @@ public:
   /// `pts[tack::vec<tack::index_t, 3>{k, j, i}]`
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr reference operator[](const vec<index_t, rank>& ix) const
-    requires(rank > 1)
-  {
+      requires(rank > 1) {
 #if TACK_BOUNDS_CHECK
     const auto s = fn_.shape();
     for (int d = 0; d < rank; ++d) {

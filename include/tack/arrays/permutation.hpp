@@ -43,7 +43,7 @@ struct permutation_fn {
 /// checks its index against `values.size()`. Different devices are a `value_error`.
 /// `auto gathered = tack::arrays::permutation(order, values);`
 template <class I, class V>
-  requires detail::array_operand<I> && detail::array_operand<V>
+requires detail::array_operand<I> && detail::array_operand<V>
 auto permutation(I indices, V values) {
   static_assert(std::is_integral_v<detail::value_t<I>>,
                 "tack::arrays::permutation: the indices must be an array of integers; convert "

@@ -93,8 +93,7 @@ TACK_FORCEINLINE constexpr std::uint64_t uniform_integer(const tack::detail::phi
   if constexpr (std::is_same_v<T, float>) {
     return b.v[word] >> 8;
   } else {
-    const std::uint64_t x =
-        (static_cast<std::uint64_t>(b.v[2 * word]) << 32) | b.v[2 * word + 1];
+    const std::uint64_t x = (static_cast<std::uint64_t>(b.v[2 * word]) << 32) | b.v[2 * word + 1];
     return x >> 11;
   }
 }
@@ -124,8 +123,8 @@ TACK_INLINE T log_of_dyadic(std::uint64_t k, int bits) {
   // ln 2 split in a high part exact in T times small integers and a low correction.
   // (16 and 32 significant bits: `exponent * ln2_hi` is exact for |exponent| <= 64.)
   constexpr T ln2_hi = std::is_same_v<T, float> ? T(0.693145751953125) : T(0.6931471806019545);
-  constexpr T ln2_lo = std::is_same_v<T, float> ? T(1.4286068203094173e-06)
-                                                 : T(-4.2009150726810846e-11);
+  constexpr T ln2_lo =
+      std::is_same_v<T, float> ? T(1.4286068203094173e-06) : T(-4.2009150726810846e-11);
   const T exponent = static_cast<T>(e - bits);
   return add_rn(add_rn(mul_rn(exponent, ln2_hi), mul_rn(exponent, ln2_lo)), log_m);
 }
@@ -146,8 +145,8 @@ TACK_INLINE T cos_two_pi_dyadic(std::uint64_t j, int bits) {
     r = quarter - r;
     use_sin = !use_sin;
   }
-  constexpr T two_pi = std::is_same_v<T, float> ? T(6.28318530717958647692f)
-                                                 : T(6.28318530717958647692);
+  constexpr T two_pi =
+      std::is_same_v<T, float> ? T(6.28318530717958647692f) : T(6.28318530717958647692);
   const T x = mul_rn(two_pi, static_cast<T>(r) * inverse_power_of_two<T>(bits));
   const T x2 = mul_rn(x, x);
   constexpr int terms = std::is_same_v<T, float> ? 6 : 10;

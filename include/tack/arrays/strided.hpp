@@ -36,7 +36,7 @@ struct strided_fn {
 /// step; an offset outside `[0, size]` is an `index_error`.
 /// `auto odd = tack::arrays::strided(a, 2, 1);  // a[1], a[3], ...`
 template <class A>
-  requires detail::array_operand<A>
+requires detail::array_operand<A>
 auto strided(A a, index_t step, index_t offset = 0) {
   if (step <= 0) {
     throw value_error("tack::arrays::strided: step must be positive, got " + std::to_string(step));

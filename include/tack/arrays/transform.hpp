@@ -26,9 +26,7 @@ struct transform_ref : proxy_base<transform_ref<R, Fn, Inv, T>, T> {
       : ref(static_cast<R>(r)), fn(f), inv(i) {}
   TACK_IMPL_ARRAYS_PROXY_ASSIGN(transform_ref, T)
   TACK_EXEC_CHECK_DISABLE
-  TACK_FORCEINLINE constexpr T get() const {
-    return (*fn)(static_cast<element_value_t<R>>(ref));
-  }
+  TACK_FORCEINLINE constexpr T get() const { return (*fn)(static_cast<element_value_t<R>>(ref)); }
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr void set(const T& v) const {
     assign_through<R>(ref, static_cast<element_value_t<R>>((*inv)(v)));
@@ -48,11 +46,11 @@ struct transform_fn {
   using inner_value = detail::value_t<A>;
   using result = std::remove_cvref_t<std::invoke_result_t<const Fn&, inner_value>>;
   /// Writable exactly when there is an inverse and `a` is writable.
-  static constexpr bool writable = !std::is_same_v<Inv, detail::no_inverse> &&
-                                   detail::is_writable_reference_v<inner_reference>;
-  using returned = std::conditional_t<writable,
-                                      detail::transform_ref<inner_reference, Fn, Inv, result>,
-                                      computed_t<result>>;
+  static constexpr bool writable =
+      !std::is_same_v<Inv, detail::no_inverse> && detail::is_writable_reference_v<inner_reference>;
+  using returned =
+      std::conditional_t<writable, detail::transform_ref<inner_reference, Fn, Inv, result>,
+                         computed_t<result>>;
 
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr returned operator()(index_t i) const {
@@ -75,7 +73,7 @@ struct transform_fn {
 /// `TACK_HOST_DEVICE operator()` or a `TACK_LAMBDA`).
 /// `auto celsius = tack::arrays::transform(kelvin, to_celsius{});`
 template <class A, class Fn>
-  requires detail::array_operand<A> && std::is_invocable_v<const Fn&, detail::value_t<A>>
+requires detail::array_operand<A> && std::is_invocable_v<const Fn&, detail::value_t<A>>
 auto transform(A a, Fn fn) {
   index_t n = a.size();
   return implicit_array<transform_fn<A, Fn>>(transform_fn<A, Fn>{std::move(a), std::move(fn), {}},
@@ -85,10 +83,11 @@ auto transform(A a, Fn fn) {
 /// With an inverse: reads `fn(a[i])`, and `t[i] = v` stores `a[i] = inverse(v)` (writable when
 /// `a` is). `auto celsius = tack::arrays::transform(kelvin, to_celsius{}, to_kelvin{});`
 template <class A, class Fn, class Inv>
-  requires detail::array_operand<A> && std::is_invocable_v<const Fn&, detail::value_t<A>>
+requires detail::array_operand<A> && std::is_invocable_v<const Fn&, detail::value_t<A>>
 auto transform(A a, Fn fn, Inv inverse) {
-  static_assert(std::is_invocable_v<const Inv&, std::invoke_result_t<const Fn&, detail::value_t<A>>>,
-                "tack::arrays::transform: the inverse must accept what the function returns");
+  static_assert(
+      std::is_invocable_v<const Inv&, std::invoke_result_t<const Fn&, detail::value_t<A>>>,
+      "tack::arrays::transform: the inverse must accept what the function returns");
   index_t n = a.size();
   return implicit_array<transform_fn<A, Fn, Inv>>(
       transform_fn<A, Fn, Inv>{std::move(a), std::move(fn), std::move(inverse)}, n);

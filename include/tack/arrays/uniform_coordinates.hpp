@@ -86,8 +86,10 @@ template <class I, std::size_t N>
 struct point_dims_count<I[N]> : std::integral_constant<int, static_cast<int>(N)> {};
 
 [[noreturn]] inline void refuse_point_dims(const std::string& dims) {
-  throw value_error("tack::arrays::uniform_coordinates: point dimensions must be non-negative, "
-                    "got " + dims);
+  throw value_error(
+      "tack::arrays::uniform_coordinates: point dimensions must be non-negative, "
+      "got " +
+      dims);
 }
 }  // namespace detail
 
@@ -99,17 +101,19 @@ struct point_dims_count<I[N]> : std::integral_constant<int, static_cast<int>(N)>
 /// `auto pts = tack::arrays::uniform_coordinates({3, 2, 2}, tack::vec3f{0, 0, 0},
 ///                                               tack::vec3f{0.5f, 1, 1});  // pts[1] == {0.5, 0, 0}`
 template <class T = float, class Dims = std::array<index_t, 3>>
-  requires(detail::point_dims_count<Dims>::value == 3 || detail::point_dims_count<Dims>::value == 0)
-auto uniform_coordinates(const Dims& point_dims, vec<T, 3> origin = vec<T, 3>{0, 0, 0},
-                         vec<T, 3> spacing = vec<T, 3>{1, 1, 1}) {
+requires(detail::point_dims_count<Dims>::value == 3 ||
+         detail::point_dims_count<Dims>::value ==
+             0) auto uniform_coordinates(const Dims& point_dims,
+                                         vec<T, 3> origin = vec<T, 3>{0, 0, 0},
+                                         vec<T, 3> spacing = vec<T, 3>{1, 1, 1}) {
   const index_t nx = static_cast<index_t>(point_dims[0]);
   const index_t ny = static_cast<index_t>(point_dims[1]);
   const index_t nz = static_cast<index_t>(point_dims[2]);
   if (nx < 0 || ny < 0 || nz < 0) {
-    throw value_error("tack::arrays::uniform_coordinates: point dimensions must be non-negative, "
-                      "got (" +
-                      std::to_string(nx) + ", " + std::to_string(ny) + ", " + std::to_string(nz) +
-                      ")");
+    throw value_error(
+        "tack::arrays::uniform_coordinates: point dimensions must be non-negative, "
+        "got (" +
+        std::to_string(nx) + ", " + std::to_string(ny) + ", " + std::to_string(nz) + ")");
   }
   return implicit_array<uniform_coordinates_fn<T>>(
       uniform_coordinates_fn<T>{nx, ny, origin, spacing, nz}, nx * ny * nz);
@@ -128,9 +132,9 @@ auto uniform_coordinates(const index_t (&point_dims)[3], vec<T, 3> origin = vec<
 /// `auto pts = tack::arrays::uniform_coordinates({3, 2}, tack::vec2f{0, 0}, tack::vec2f{0.5f, 1});
 ///  // pts(1, 2) == {1.0, 1.0}`
 template <class T = float, class Dims>
-  requires(detail::point_dims_count<Dims>::value == 2)
-auto uniform_coordinates(const Dims& point_dims, vec<T, 2> origin = vec<T, 2>{0, 0},
-                         vec<T, 2> spacing = vec<T, 2>{1, 1}) {
+requires(detail::point_dims_count<Dims>::value ==
+         2) auto uniform_coordinates(const Dims& point_dims, vec<T, 2> origin = vec<T, 2>{0, 0},
+                                     vec<T, 2> spacing = vec<T, 2>{1, 1}) {
   const index_t nx = static_cast<index_t>(point_dims[0]);
   const index_t ny = static_cast<index_t>(point_dims[1]);
   if (nx < 0 || ny < 0) {

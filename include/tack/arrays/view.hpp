@@ -35,7 +35,7 @@ struct view_fn {
 /// in `a`). A range outside `[0, a.size())` is an `index_error` naming start, count and size.
 /// `auto middle = tack::arrays::view(a, 2, 3);  // a[2], a[3], a[4]`
 template <class A>
-  requires detail::array_operand<A>
+requires detail::array_operand<A>
 auto view(A a, index_t start, index_t count) {
   const index_t n = a.size();
   if (start < 0 || count < 0 || start > n || count > n - start) {

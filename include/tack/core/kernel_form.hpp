@@ -24,9 +24,10 @@ decltype(auto) visit_kernel_form(const T& x, F&& f) {
   if constexpr (requires { x.visit_kernel_form(std::forward<F>(f)); }) {
     return x.visit_kernel_form(std::forward<F>(f));
   } else {
-    static_assert(std::is_trivially_copyable_v<T>,
-                  "tack: a kernel argument must be a tack::array, an implicit array, a kernel view or "
-                  "a trivially copyable value; wrap other objects in a trivially copyable struct");
+    static_assert(
+        std::is_trivially_copyable_v<T>,
+        "tack: a kernel argument must be a tack::array, an implicit array, a kernel view or "
+        "a trivially copyable value; wrap other objects in a trivially copyable struct");
     return std::forward<F>(f)(x);
   }
 }

@@ -62,21 +62,21 @@ TACK_INLINE void precondition_failed(const char* file, int line, const char* fmt
 
 #ifndef TACK_PRECONDITION_HANDLER
 /// Replaceable at compile time: define it before including tack to route failures elsewhere.
-#define TACK_PRECONDITION_HANDLER(file, line, ...)                                                 \
+#define TACK_PRECONDITION_HANDLER(file, line, ...) \
   ::tack::detail::precondition_failed(file, line, __VA_ARGS__)
 #endif
 
 #if TACK_BOUNDS_CHECK
 /// `TACK_EXPECTS(i < n, "index %lld past extent %lld", (long long)i, (long long)n);`
 /// Checked only in Debug builds or with TACK_BOUNDS_CHECK; otherwise compiles to nothing.
-#define TACK_EXPECTS(cond, ...)                                                                    \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      TACK_PRECONDITION_HANDLER(__FILE__, __LINE__, __VA_ARGS__);                                  \
-    }                                                                                              \
+#define TACK_EXPECTS(cond, ...)                                   \
+  do {                                                            \
+    if (!(cond)) {                                                \
+      TACK_PRECONDITION_HANDLER(__FILE__, __LINE__, __VA_ARGS__); \
+    }                                                             \
   } while (0)
 #else
-#define TACK_EXPECTS(cond, ...)                                                                    \
-  do {                                                                                             \
+#define TACK_EXPECTS(cond, ...) \
+  do {                          \
   } while (0)
 #endif

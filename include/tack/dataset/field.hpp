@@ -62,9 +62,15 @@ void with_mesh_form(const mesh_geometry& g, const tack::device& dev, F&& f) {
           [&](const auto& points) {
             const auto p = points.to_device(dev).as_const();
             p.visit_kernel_form([&](auto pv) {
-              unstructured_form<decltype(pv), tack::view<const index_t, 1>, tack::view<const std::uint8_t, 1>,
+              unstructured_form<decltype(pv), tack::view<const index_t, 1>,
+                                tack::view<const std::uint8_t, 1>,
                                 tack::view<const locator_entry, 1>>
-                  form{pv,        conn.view(), off.view(), types.view(), bs.view(), entries.view(),
+                  form{pv,
+                       conn.view(),
+                       off.view(),
+                       types.view(),
+                       bs.view(),
+                       entries.view(),
                        {loc->bins[0], loc->bins[1], loc->bins[2]},
                        {loc->lo[0], loc->lo[1], loc->lo[2]},
                        {loc->inv_bin[0], loc->inv_bin[1], loc->inv_bin[2]},
@@ -160,14 +166,15 @@ struct query_order {
 
   template <class Mesh, class Points>
   query_order(const tack::device& dev, const Mesh& mesh, const Points& points, index_t n)
-      : order(tack::empty<index_t>(n, {.device = dev})), sorted(tack::empty<Point>(n, {.device = dev})) {
+      : order(tack::empty<index_t>(n, {.device = dev})),
+        sorted(tack::empty<Point>(n, {.device = dev})) {
     const index_t buckets = mesh.order_buckets(std::clamp<index_t>(n / 4, 1, index_t{1} << 30));
     const index_t pieces = std::clamp<index_t>(tack::num_threads(), 1, n);
     array<std::uint32_t> keys = tack::empty<std::uint32_t>(n, {.device = dev});
     tack::parallel_for(dev, n, order_key_kernel<Mesh, Points>{mesh, points, keys.data(), buckets});
     std::vector<index_t> at(static_cast<std::size_t>(pieces * buckets), 0);
-    order_piece_kernel<Points, Point> piece{points, keys.data(), at.data(), order.data(), sorted.data(),
-                                            n,      pieces,      buckets,   false};
+    order_piece_kernel<Points, Point> piece{
+        points, keys.data(), at.data(), order.data(), sorted.data(), n, pieces, buckets, false};
     tack::parallel_for(dev, pieces, piece);
     index_t total = 0;  // each piece's first position for each key: key-major, then piece order
     for (index_t b = 0; b < buckets; ++b) {
@@ -202,13 +209,14 @@ void for_each_interleaved_chunk(const array<T, R>& a,
     }
     return;
   }
-  if constexpr (components_v<V> > 1) {
+  if constexpr (components_v < V >> 1) {
     if (c.layout() == tack::layout::soa) {
       using S = scalar_t<V>;
       constexpr int C = components_v<V>;
       const auto parts = c.components();
       std::vector<const S*> comp(static_cast<std::size_t>(C));
-      for (int k = 0; k < C; ++k) comp[static_cast<std::size_t>(k)] = parts[static_cast<std::size_t>(k)].data();
+      for (int k = 0; k < C; ++k)
+        comp[static_cast<std::size_t>(k)] = parts[static_cast<std::size_t>(k)].data();
       constexpr index_t chunk = 1 << 15;
       std::vector<S> staging(static_cast<std::size_t>(std::min(n, chunk) * C));
       for (index_t first = 0; first < n; first += chunk) {
@@ -247,7 +255,8 @@ public:
   using value_type = T;
 
   /// Checks that there is one value per degree of freedom (`value_error` naming both sizes).
-  field(function_space space, array<T> values) : space_(std::move(space)), values_(std::move(values)) {
+  field(function_space space, array<T> values)
+      : space_(std::move(space)), values_(std::move(values)) {
     if (values_.size() != space_.size()) {
       throw value_error("tack::dataset::field: the values have " + std::to_string(values_.size()) +
                         " elements but the " + space_.describe() + " has size " +
@@ -267,8 +276,9 @@ public:
   /// Floating-point element types only. `tack::vec3f u = f.interpolate(tack::vec3d{0.5, 0.5, 0.5});`
   template <class S>
   T interpolate(const vec<S, 3>& point) const {
-    static_assert(std::is_floating_point_v<scalar_t<T>>,
-                  "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
+    static_assert(
+        std::is_floating_point_v<scalar_t<T>>,
+        "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
     if (!values_.host_accessible()) {
       auto one = array_from(std::vector<vec<S, 3>>{point}).to_device(values_.device());
       return interpolate(one).to_vector()[0];
@@ -290,10 +300,12 @@ public:
   /// on the values' device; NaN outside the mesh. The points must be on that device.
   /// `tack::array<tack::vec3f> u = f.interpolate(points);`
   template <class P>
-    requires(is_vec_v<std::remove_const_t<P>> && components_v<std::remove_const_t<P>> == 3)
-  array<T> interpolate(const array<P>& points) const {
-    static_assert(std::is_floating_point_v<scalar_t<T>>,
-                  "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
+  requires(is_vec_v<std::remove_const_t<P>>&& components_v<std::remove_const_t<P>> ==
+           3) array<T> interpolate(const array<P>& points)
+  const {
+    static_assert(
+        std::is_floating_point_v<scalar_t<T>>,
+        "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
     const tack::device dev = values_.device();
     if (points.device() != dev) {
       throw value_error("tack::dataset::field::interpolate: the points (" + points.describe() +
@@ -305,7 +317,8 @@ public:
     if (n == 0) return out;
     const auto ov = out.view();
     const bool cells = space_.kind() == space_kind::L2;
-    const bool grouped = dev.is_cpu() && n >= detail::order_min_queries && mesh_bytes() >= detail::order_min_bytes;
+    const bool grouped =
+        dev.is_cpu() && n >= detail::order_min_queries && mesh_bytes() >= detail::order_min_bytes;
     detail::with_mesh_form(space_.geometry(), dev, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
       values_.as_const().visit_kernel_form([&](auto vv) {
@@ -323,7 +336,9 @@ public:
               return;
             }
           }
-          tack::parallel_for(dev, n, detail::interpolate_kernel<T, Mesh, V, PV, decltype(ov)>{mesh, vv, pv, ov, cells, n});
+          tack::parallel_for(
+              dev, n,
+              detail::interpolate_kernel<T, Mesh, V, PV, decltype(ov)>{mesh, vv, pv, ov, cells, n});
         });
       });
     });
@@ -396,7 +411,8 @@ private:
     virtual tack::dtype scalar_dtype() const = 0;
     virtual int components() const = 0;
     virtual std::string describe() const = 0;
-    virtual void for_each_chunk(const std::function<void(const void*, std::size_t)>& sink) const = 0;
+    virtual void for_each_chunk(
+        const std::function<void(const void*, std::size_t)>& sink) const = 0;
   };
   template <class T>
   struct holder final : holder_base {
@@ -412,7 +428,8 @@ private:
     }
   };
   const holder_base& require(const char* op) const {
-    if (!holder_) throw value_error(std::string("tack::dataset::any_field::") + op + ": no field is held");
+    if (!holder_)
+      throw value_error(std::string("tack::dataset::any_field::") + op + ": no field is held");
     return *holder_;
   }
   std::shared_ptr<const holder_base> holder_;

@@ -22,7 +22,8 @@ public:
   using iterator = std::list<value_type>::iterator;
   using const_iterator = std::list<value_type>::const_iterator;
 
-  explicit field_map(std::shared_ptr<const detail::mesh_geometry> geometry) : geometry_(std::move(geometry)) {}
+  explicit field_map(std::shared_ptr<const detail::mesh_geometry> geometry)
+      : geometry_(std::move(geometry)) {}
 
   /// What `fields[name]` returns: assignable from a field (inserts or replaces), readable as the
   /// `any_field` held (a missing name is an `index_error`).
@@ -58,8 +59,8 @@ public:
       if (e.first == name) return e.second;
     std::string names;
     for (auto& e : items_) names += (names.empty() ? "'" : ", '") + e.first + "'";
-    throw index_error("tack::dataset::field_map::at: no field named '" + name + "' (fields: " +
-                      (names.empty() ? "none" : names) + ")");
+    throw index_error("tack::dataset::field_map::at: no field named '" + name +
+                      "' (fields: " + (names.empty() ? "none" : names) + ")");
   }
   bool contains(const std::string& name) const {
     for (auto& e : items_)

@@ -30,15 +30,20 @@ public:
   index_t n_cells() const { return geometry_->n_cells(); }
   /// Axis `d` (0, 1, 2) as a read-only `double` array.
   array<const double> axis(int d) const {
-    if (d < 0 || d > 2) throw index_error("tack::dataset::rectilinear_grid::axis: axis " + std::to_string(d) + " does not exist");
+    if (d < 0 || d > 2)
+      throw index_error("tack::dataset::rectilinear_grid::axis: axis " + std::to_string(d) +
+                        " does not exist");
     return geometry_->axes[static_cast<std::size_t>(d)].as_const();
   }
   /// The points: an implicit rank-3 array of `vec3d`, shape (nz, ny, nx).
   auto points() const {
-    return tack::arrays::cartesian_product(geometry_->axes[0], geometry_->axes[1], geometry_->axes[2]);
+    return tack::arrays::cartesian_product(geometry_->axes[0], geometry_->axes[1],
+                                           geometry_->axes[2]);
   }
   std::string describe() const { return geometry_->describe(); }
-  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept { return geometry_base_; }
+  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept {
+    return geometry_base_;
+  }
 
 private:
   template <class S>
@@ -51,7 +56,8 @@ private:
       return a.template astype<double>();
     }
   }
-  static std::shared_ptr<const detail::rectilinear_geometry> make(array<double> x, array<double> y, array<double> z) {
+  static std::shared_ptr<const detail::rectilinear_geometry> make(array<double> x, array<double> y,
+                                                                  array<double> z) {
     auto g = std::make_shared<detail::rectilinear_geometry>();
     g->axes = {x, y, z};
     const char* names[3] = {"x", "y", "z"};
@@ -64,8 +70,8 @@ private:
       for (std::size_t i = 0; i < v.size(); ++i) {
         if (!std::isfinite(v[i]) || (i > 0 && !(v[i] > v[i - 1]))) {
           throw value_error(std::string("tack::dataset::rectilinear_grid: axis ") + names[d] +
-                            " must be finite and strictly increasing; element " + std::to_string(i) +
-                            " is " + std::to_string(v[i]) +
+                            " must be finite and strictly increasing; element " +
+                            std::to_string(i) + " is " + std::to_string(v[i]) +
                             (i > 0 ? " after " + std::to_string(v[i - 1]) : std::string()));
         }
       }

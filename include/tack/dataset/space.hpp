@@ -25,12 +25,17 @@ public:
 
   space_kind kind() const noexcept { return kind_; }
   /// The number of values a field on this space has: points for H1, cells for L2.
-  index_t size() const { return kind_ == space_kind::H1 ? geometry_->n_points() : geometry_->n_cells(); }
+  index_t size() const {
+    return kind_ == space_kind::H1 ? geometry_->n_points() : geometry_->n_cells();
+  }
   const detail::mesh_geometry& geometry() const noexcept { return *geometry_; }
-  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept { return geometry_; }
+  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept {
+    return geometry_;
+  }
   /// `"H1 space on uniform_grid (2, 2, 2)"`.
   std::string describe() const {
-    return std::string(kind_ == space_kind::H1 ? "H1" : "L2") + " space on " + geometry_->describe();
+    return std::string(kind_ == space_kind::H1 ? "H1" : "L2") + " space on " +
+           geometry_->describe();
   }
   /// Two spaces are equal when they have the same kind on the same mesh geometry.
   friend bool operator==(const function_space& a, const function_space& b) noexcept {

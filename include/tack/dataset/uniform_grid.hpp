@@ -21,8 +21,8 @@ namespace tack::dataset {
 /// the field map. `tack::dataset::uniform_grid g({3, 2, 2}, {0, 0, 0}, {0.5, 1, 1});`
 class uniform_grid {
 public:
-  explicit uniform_grid(const std::array<index_t, 3>& point_dims, const vec3d& origin = vec3d{0, 0, 0},
-                        const vec3d& spacing = vec3d{1, 1, 1})
+  explicit uniform_grid(const std::array<index_t, 3>& point_dims,
+                        const vec3d& origin = vec3d{0, 0, 0}, const vec3d& spacing = vec3d{1, 1, 1})
       : geometry_(make(point_dims, origin, spacing)), fields(geometry_) {}
 
   std::array<index_t, 3> point_dims() const { return geometry_->dims; }
@@ -32,23 +32,29 @@ public:
   index_t n_cells() const { return geometry_->n_cells(); }
   /// The point coordinates: an implicit rank-3 array of `vec3d`, shape (nz, ny, nx).
   auto points() const {
-    return tack::arrays::uniform_coordinates<double>(geometry_->dims, geometry_->origin, geometry_->spacing);
+    return tack::arrays::uniform_coordinates<double>(geometry_->dims, geometry_->origin,
+                                                     geometry_->spacing);
   }
   std::string describe() const { return geometry_->describe(); }
-  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept { return geometry_base_; }
+  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept {
+    return geometry_base_;
+  }
 
 private:
   static std::shared_ptr<const detail::uniform_geometry> make(const std::array<index_t, 3>& dims,
-                                                               const vec3d& origin, const vec3d& spacing) {
+                                                              const vec3d& origin,
+                                                              const vec3d& spacing) {
     for (int d = 0; d < 3; ++d) {
       if (dims[static_cast<std::size_t>(d)] < 1) {
         throw value_error("tack::dataset::uniform_grid: point dimensions must be >= 1, got " +
                           detail::dims_string(dims));
       }
       if (!(spacing[d] > 0) || !std::isfinite(spacing[d]) || !std::isfinite(origin[d])) {
-        throw value_error("tack::dataset::uniform_grid: spacing must be finite and > 0 and the origin "
-                          "finite; got spacing (" + std::to_string(spacing[0]) + ", " +
-                          std::to_string(spacing[1]) + ", " + std::to_string(spacing[2]) + ")");
+        throw value_error(
+            "tack::dataset::uniform_grid: spacing must be finite and > 0 and the origin "
+            "finite; got spacing (" +
+            std::to_string(spacing[0]) + ", " + std::to_string(spacing[1]) + ", " +
+            std::to_string(spacing[2]) + ")");
       }
     }
     auto g = std::make_shared<detail::uniform_geometry>();

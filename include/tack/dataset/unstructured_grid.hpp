@@ -34,7 +34,9 @@ public:
   index_t n_points() const { return geometry_->n_points(); }
   index_t n_cells() const { return geometry_->n_cells(); }
   /// The points as given (`array<vec3f>` or `array<vec3d>`).
-  const std::variant<array<vec3f>, array<vec3d>>& points() const noexcept { return geometry_->points; }
+  const std::variant<array<vec3f>, array<vec3d>>& points() const noexcept {
+    return geometry_->points;
+  }
   array<const index_t> connectivity() const { return geometry_->connectivity.as_const(); }
   array<const index_t> offsets() const { return geometry_->offsets.as_const(); }
   array<const std::uint8_t> cell_types() const { return geometry_->types.as_const(); }
@@ -42,13 +44,16 @@ public:
   /// write version (or the cell arrays') changed since the last build.
   int locator_builds() const { return geometry_->locator_builds(); }
   std::string describe() const { return geometry_->describe(); }
-  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept { return geometry_base_; }
+  const std::shared_ptr<const detail::mesh_geometry>& geometry_ptr() const noexcept {
+    return geometry_base_;
+  }
 
 private:
   template <class Want, class Have>
   static array<Want> as_type(const array<Have>& a) {
     static_assert(std::is_integral_v<std::remove_const_t<Have>>,
-                  "tack::dataset::unstructured_grid: connectivity, offsets and cell types must be integer arrays");
+                  "tack::dataset::unstructured_grid: connectivity, offsets and cell types must be "
+                  "integer arrays");
     if constexpr (std::is_same_v<Have, Want>) {
       return a;
     } else {
@@ -56,10 +61,13 @@ private:
     }
   }
   template <class P, class C, class O, class T>
-  static std::shared_ptr<const detail::unstructured_geometry> make(const array<P>& points, const array<C>& c,
-                                                                   const array<O>& o, const array<T>& t) {
-    static_assert(std::is_same_v<P, vec3f> || std::is_same_v<P, vec3d>,
-                  "tack::dataset::unstructured_grid: the points must be an array<vec3f> or array<vec3d>");
+  static std::shared_ptr<const detail::unstructured_geometry> make(const array<P>& points,
+                                                                   const array<C>& c,
+                                                                   const array<O>& o,
+                                                                   const array<T>& t) {
+    static_assert(
+        std::is_same_v<P, vec3f> || std::is_same_v<P, vec3d>,
+        "tack::dataset::unstructured_grid: the points must be an array<vec3f> or array<vec3d>");
     auto g = std::make_shared<detail::unstructured_geometry>();
     g->points = points;
     g->connectivity = as_type<index_t>(c);
@@ -67,13 +75,14 @@ private:
     if constexpr (std::is_same_v<T, std::uint8_t>) {
       g->types = t;
     } else {
-      static_assert(std::is_integral_v<T>, "tack::dataset::unstructured_grid: cell types must be integers");
+      static_assert(std::is_integral_v<T>,
+                    "tack::dataset::unstructured_grid: cell types must be integers");
       const auto v = t.to_vector();
       for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] < 0 || v[i] > 255 || cell_type_points(static_cast<int>(v[i])) == 0) {
-          throw value_error("tack::dataset::unstructured_grid: cell " + std::to_string(i) + " has cell type " +
-                            std::to_string(static_cast<long long>(v[i])) + ", which is not supported; supported: " +
-                            supported_cell_types());
+          throw value_error("tack::dataset::unstructured_grid: cell " + std::to_string(i) +
+                            " has cell type " + std::to_string(static_cast<long long>(v[i])) +
+                            ", which is not supported; supported: " + supported_cell_types());
         }
       }
       g->types = t.template astype<std::uint8_t>();

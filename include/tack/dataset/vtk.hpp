@@ -37,9 +37,11 @@ struct vtk_options {
 /// `tack::dataset::write_vtk(grid, "flow.vti");`
 void write_vtk(const uniform_grid& mesh, const std::string& path, const vtk_options& options = {});
 /// `tack::dataset::write_vtk(grid, "flow.vtr");`
-void write_vtk(const rectilinear_grid& mesh, const std::string& path, const vtk_options& options = {});
+void write_vtk(const rectilinear_grid& mesh, const std::string& path,
+               const vtk_options& options = {});
 /// `tack::dataset::write_vtk(grid, "flow.vtu", {.encoding = tack::dataset::vtk_encoding::binary});`
-void write_vtk(const unstructured_grid& mesh, const std::string& path, const vtk_options& options = {});
+void write_vtk(const unstructured_grid& mesh, const std::string& path,
+               const vtk_options& options = {});
 
 /// One of the three mesh types (what `read_vtk` returns).
 /// `auto m = tack::dataset::read_vtk("flow.vti"); auto& g = std::get<tack::dataset::uniform_grid>(m);`
@@ -58,7 +60,8 @@ Mesh read_vtk_as(const std::string& path) {
   mesh m = read_vtk(path);
   if (auto* p = std::get_if<Mesh>(&m)) return std::move(*p);
   throw value_error("tack::dataset::read_vtk_as: '" + path + "' holds a " +
-                    std::visit([](const auto& x) { return x.describe(); }, m) + ", not the mesh type asked for");
+                    std::visit([](const auto& x) { return x.describe(); }, m) +
+                    ", not the mesh type asked for");
 }
 
 /// One step of a time series: the time and the data file (relative to the .pvd file).

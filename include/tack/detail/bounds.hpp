@@ -87,10 +87,10 @@ inline TACK_HOST_DEVICE void report_rows(const char* file, int line, const char*
 
 // Each rank has its own message so that the count appears in the error (C++20 static_assert
 // messages are string literals). Only the branch of the view's rank is instantiated.
-#define TACK_IMPL_INDEX_COUNT_CASE(R, WORD)                                                        \
-  if constexpr (Rank == R) {                                                                       \
-    static_assert(Given == R, "tack: operator() of a rank-" #R " view takes exactly " #R " " WORD  \
-                              ", one per dimension; operator[] takes one flat index");             \
+#define TACK_IMPL_INDEX_COUNT_CASE(R, WORD)                                                       \
+  if constexpr (Rank == R) {                                                                      \
+    static_assert(Given == R, "tack: operator() of a rank-" #R " view takes exactly " #R " " WORD \
+                              ", one per dimension; operator[] takes one flat index");            \
   }
 
 /// Fails to compile, with the expected count in the message, unless `Given == Rank`.
@@ -118,24 +118,24 @@ TACK_HOST_DEVICE constexpr bool check_index_count() noexcept {
 
 #if TACK_BOUNDS_CHECK
 /// `TACK_IMPL_CHECK_INDEX(i, n, "tack::view", flat, dim, rows)`: reports `i` outside `[0, n)`.
-#define TACK_IMPL_CHECK_INDEX(i, n, what, flat, dim, rows)                                         \
-  do {                                                                                             \
-    if (!::tack::detail::in_range((i), (n))) {                                                     \
-      ::tack::detail::report_index(__FILE__, __LINE__, what, flat, (i), (n), dim, rows);           \
-    }                                                                                              \
+#define TACK_IMPL_CHECK_INDEX(i, n, what, flat, dim, rows)                               \
+  do {                                                                                   \
+    if (!::tack::detail::in_range((i), (n))) {                                           \
+      ::tack::detail::report_index(__FILE__, __LINE__, what, flat, (i), (n), dim, rows); \
+    }                                                                                    \
   } while (0)
 /// `TACK_IMPL_CHECK_ROWS(i, j, n, "tack::view::rows", rows)`: reports `[i, j)` not inside `[0, n)`.
-#define TACK_IMPL_CHECK_ROWS(i, j, n, what, rows)                                                  \
-  do {                                                                                             \
-    if (!((i) >= 0 && (i) <= (j) && (j) <= (n))) {                                                 \
-      ::tack::detail::report_rows(__FILE__, __LINE__, what, (i), (j), (n), rows);                  \
-    }                                                                                              \
+#define TACK_IMPL_CHECK_ROWS(i, j, n, what, rows)                                 \
+  do {                                                                            \
+    if (!((i) >= 0 && (i) <= (j) && (j) <= (n))) {                                \
+      ::tack::detail::report_rows(__FILE__, __LINE__, what, (i), (j), (n), rows); \
+    }                                                                             \
   } while (0)
 #else
-#define TACK_IMPL_CHECK_INDEX(i, n, what, flat, dim, rows)                                         \
-  do {                                                                                             \
+#define TACK_IMPL_CHECK_INDEX(i, n, what, flat, dim, rows) \
+  do {                                                     \
   } while (0)
-#define TACK_IMPL_CHECK_ROWS(i, j, n, what, rows)                                                  \
-  do {                                                                                             \
+#define TACK_IMPL_CHECK_ROWS(i, j, n, what, rows) \
+  do {                                            \
   } while (0)
 #endif

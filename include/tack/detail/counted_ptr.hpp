@@ -50,13 +50,13 @@ public:
   counted_ptr(counted_ptr&& o) noexcept : n_(std::exchange(o.n_, nullptr)) {}
   /// From the non-const pointer to the same object (adds const).
   template <class U>
-    requires(std::is_const_v<T> && std::is_same_v<U, std::remove_const_t<T>>)
-  counted_ptr(const counted_ptr<U>& o) noexcept : n_(o.n_) {
-    retain();
-  }
+  requires(std::is_const_v<T>&& std::is_same_v<U, std::remove_const_t<T>>)
+      counted_ptr(const counted_ptr<U>& o)
+  noexcept : n_(o.n_) { retain(); }
   template <class U>
-    requires(std::is_const_v<T> && std::is_same_v<U, std::remove_const_t<T>>)
-  counted_ptr(counted_ptr<U>&& o) noexcept : n_(std::exchange(o.n_, nullptr)) {}
+  requires(std::is_const_v<T>&& std::is_same_v<U, std::remove_const_t<T>>)
+      counted_ptr(counted_ptr<U>&& o)
+  noexcept : n_(std::exchange(o.n_, nullptr)) {}
 
   counted_ptr& operator=(const counted_ptr& o) noexcept {
     // The old pointer is read before the atomic increment (a load after a locked instruction
@@ -82,9 +82,13 @@ public:
   T* operator->() const noexcept { return &n_->value; }
   explicit operator bool() const noexcept { return n_ != nullptr; }
   /// Handles sharing the object now (a snapshot, as `std::shared_ptr::use_count`).
-  long use_count() const noexcept { return n_ ? static_cast<long>(n_->count.load(std::memory_order_relaxed)) : 0; }
+  long use_count() const noexcept {
+    return n_ ? static_cast<long>(n_->count.load(std::memory_order_relaxed)) : 0;
+  }
 
-  friend bool operator==(const counted_ptr& a, const counted_ptr& b) noexcept { return a.n_ == b.n_; }
+  friend bool operator==(const counted_ptr& a, const counted_ptr& b) noexcept {
+    return a.n_ == b.n_;
+  }
   friend bool operator==(const counted_ptr& a, std::nullptr_t) noexcept { return a.n_ == nullptr; }
 
 private:

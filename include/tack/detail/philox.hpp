@@ -59,10 +59,9 @@ TACK_FORCEINLINE constexpr philox4x32_block philox4x32(philox4x32_block counter,
 /// `{seed_lo, seed_hi}`.
 TACK_FORCEINLINE constexpr philox4x32_block philox_for_index(std::uint64_t seed,
                                                              std::uint64_t index) {
-  return philox4x32<10>(
-      philox4x32_block{{static_cast<std::uint32_t>(index), static_cast<std::uint32_t>(index >> 32),
-                        0u, 0u}},
-      static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+  return philox4x32<10>(philox4x32_block{{static_cast<std::uint32_t>(index),
+                                          static_cast<std::uint32_t>(index >> 32), 0u, 0u}},
+                        static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
 }
 
 }  // namespace tack::detail

@@ -41,11 +41,14 @@ struct storage {
   /// Bytes of one row (an index along the first dimension).
   std::size_t row_bytes() const noexcept {
     std::size_t b = element_bytes;
-    for (int d = 1; d < rank; ++d) b *= static_cast<std::size_t>(extents[static_cast<std::size_t>(d)]);
+    for (int d = 1; d < rank; ++d)
+      b *= static_cast<std::size_t>(extents[static_cast<std::size_t>(d)]);
     return b;
   }
   /// Bytes the root's elements occupy now.
-  std::size_t used_bytes() const noexcept { return static_cast<std::size_t>(extents[0]) * row_bytes(); }
+  std::size_t used_bytes() const noexcept {
+    return static_cast<std::size_t>(extents[0]) * row_bytes();
+  }
   /// Rows the allocation can hold without reallocating.
   index_t capacity_rows() const noexcept {
     const std::size_t rb = row_bytes();
@@ -56,7 +59,8 @@ struct storage {
 /// Destroys the `T` elements of the root's rows (what a storage of objects runs when it dies).
 template <class T>
 void destroy_elements(storage& s) noexcept {
-  if (s.element_bytes) std::destroy_n(static_cast<T*>(s.buf.data()), s.used_bytes() / s.element_bytes);
+  if (s.element_bytes)
+    std::destroy_n(static_cast<T*>(s.buf.data()), s.used_bytes() / s.element_bytes);
 }
 
 /// Component `c` of an element value (the value itself for scalars).
@@ -67,8 +71,9 @@ inline S get_component(const T& v, int c) noexcept {
     return v;
   } else {
     S out;
-    std::memcpy(&out, reinterpret_cast<const unsigned char*>(&v) + sizeof(S) * static_cast<std::size_t>(c),
-                sizeof(S));
+    std::memcpy(
+        &out, reinterpret_cast<const unsigned char*>(&v) + sizeof(S) * static_cast<std::size_t>(c),
+        sizeof(S));
     return out;
   }
 }

@@ -45,20 +45,19 @@ namespace detail {
 
 /// The scalar types with atomics on every backend.
 template <class T>
-inline constexpr bool atomic_scalar_v =
-    std::is_same_v<T, float> || std::is_same_v<T, double> ||
-    (std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8));
+inline constexpr bool atomic_scalar_v = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                        (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                                         (sizeof(T) == 4 || sizeof(T) == 8));
 
 /// A proxy reference an atomic can go through: `value_type` plus `component(c)` returning a
 /// non-const lvalue reference to the component type.
 template <class P>
-concept atomic_proxy = requires { typename std::remove_cvref_t<P>::value_type; } &&
-                       requires(const std::remove_cvref_t<P>& p) {
-                         { p.component(0) } -> std::same_as<
-                             scalar_t<typename std::remove_cvref_t<P>::value_type>&>;
-                       };
-
-
+concept atomic_proxy = requires {
+  typename std::remove_cvref_t<P>::value_type;
+}
+&&requires(const std::remove_cvref_t<P>& p) {
+  { p.component(0) } -> std::same_as<scalar_t<typename std::remove_cvref_t<P>::value_type>&>;
+};
 
 /// One scalar atomic of kind `Kind` on `*p`.
 template <atomic_kind Kind, class T>

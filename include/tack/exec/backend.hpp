@@ -47,10 +47,9 @@ struct cuda_backend {};
 
 /// True for the three backend tags. `static_assert(tack::is_backend_v<tack::serial_backend>);`
 template <class B>
-inline constexpr bool is_backend_v =
-    std::is_same_v<std::remove_cvref_t<B>, serial_backend> ||
-    std::is_same_v<std::remove_cvref_t<B>, openmp_backend> ||
-    std::is_same_v<std::remove_cvref_t<B>, cuda_backend>;
+inline constexpr bool is_backend_v = std::is_same_v<std::remove_cvref_t<B>, serial_backend> ||
+                                     std::is_same_v<std::remove_cvref_t<B>, openmp_backend> ||
+                                     std::is_same_v<std::remove_cvref_t<B>, cuda_backend>;
 
 /// A backend tag (constrains the overloads whose first argument names the backend). Not named
 /// `backend`: that is the namespace of backend internals (`tack::backend::cuda`).
@@ -62,13 +61,13 @@ TACK_IMPL_KERNEL_ABI_BEGIN
 /// built with it, CUDA in a CUDA build and only in code compiled by nvcc (the kernels are templates
 /// that only nvcc can compile). `if constexpr (tack::backend_available_v<tack::openmp_backend>) ...`
 template <class B>
-inline constexpr bool backend_available_v =
-    std::is_same_v<B, serial_backend> ||
-    (std::is_same_v<B, openmp_backend> && TACK_HAS_OPENMP) ||
+inline constexpr bool backend_available_v = std::is_same_v<B, serial_backend> ||
+                                            (std::is_same_v<B, openmp_backend> &&
+                                             TACK_HAS_OPENMP) ||
 #if TACK_HAS_CUDA && defined(__CUDACC__)
-    std::is_same_v<B, cuda_backend>;
+                                            std::is_same_v<B, cuda_backend>;
 #else
-    false;
+                                            false;
 #endif
 TACK_IMPL_KERNEL_ABI_END
 

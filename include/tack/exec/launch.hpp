@@ -175,10 +175,9 @@ concept array_handle = requires(const A& a) {
 /// handle or a plain value (scalar, vector, matrix), and the kernel holds nothing (so no pointer
 /// the overlap check cannot see reaches the kernel).
 template <class K, class... Args>
-inline constexpr bool restrict_candidate_v =
-    std::is_empty_v<K> && sizeof...(Args) > 0 &&
-    ((array_handle<Args> || std::is_arithmetic_v<Args> || is_vec_v<Args> || is_mat_v<Args>) &&
-     ...);
+inline constexpr bool restrict_candidate_v = std::is_empty_v<K> && sizeof...(Args) > 0 &&
+                                             ((array_handle<Args> || std::is_arithmetic_v<Args> ||
+                                               is_vec_v<Args> || is_mat_v<Args>)&&...);
 
 /// The pointers of a form, as a tuple (none for forms that are not restrict views).
 template <class V>
@@ -235,7 +234,8 @@ private:
     if constexpr (is_restrict_form_v<U>) {
       return [&]<std::size_t... C>(std::index_sequence<C...>) {
         return form<J>().with_pointers(std::get<offset<J>() + C>(ptrs)...);
-      }(std::make_index_sequence<form_pointer_count_v<U>>{});
+      }
+      (std::make_index_sequence<form_pointer_count_v<U>>{});
     } else {
       return form<J>();
     }
@@ -345,9 +345,8 @@ std::string describe_launch_arguments(const Args&... args) {
 
 /// A kernel view's restrict form; other forms as they are.
 template <class V>
-using restrict_form_t =
-    std::conditional_t<std::is_void_v<typename restrict_form<V>::type>, V,
-                       typename restrict_form<V>::type>;
+using restrict_form_t = std::conditional_t<std::is_void_v<typename restrict_form<V>::type>, V,
+                                           typename restrict_form<V>::type>;
 
 /// Whether some form is a view (so restrict changes anything) and the kernel takes the restrict
 /// forms (a kernel constrained to exactly `tack::view<T>` may not).
@@ -375,11 +374,16 @@ void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& form
         if constexpr (std::is_invocable_v<const K&, index_t, decltype(f)...>) {
           using seq = std::index_sequence_for<decltype(f)...>;
           using functor = launch_functor<K, seq, std::remove_cvref_t<decltype(f)>...>;
-          if constexpr (Restrict && restrict_forms_accepted<K, std::remove_cvref_t<decltype(f)>...>) {
+          if constexpr (Restrict &&
+                        restrict_forms_accepted<K, std::remove_cvref_t<decltype(f)>...>) {
             // One instantiation per aliasing case: restrict views where the ranges are disjoint.
             if (forms_disjoint(f...)) {
-              using rfunctor = restrict_launch_functor<K, seq, restrict_form_t<std::remove_cvref_t<decltype(f)>>...>;
-              run_launch(backend, n, rfunctor{{kernel, {{restrict_form_t<std::remove_cvref_t<decltype(f)>>(f)}...}}});
+              using rfunctor =
+                  restrict_launch_functor<K, seq,
+                                          restrict_form_t<std::remove_cvref_t<decltype(f)>>...>;
+              run_launch(
+                  backend, n,
+                  rfunctor{{kernel, {{restrict_form_t<std::remove_cvref_t<decltype(f)>>(f)}...}}});
               return;
             }
           }
@@ -390,8 +394,7 @@ void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& form
       },
       forms);
 }
-template <bool Restrict, class Backend, class K, class Forms, class Refuse, class A,
-          class... Rest>
+template <bool Restrict, class Backend, class K, class Forms, class Refuse, class A, class... Rest>
 void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& forms,
                   const Refuse& refuse, const A& arg, const Rest&... rest) {
   tack::visit_kernel_form(arg, [&](const auto& form) {
@@ -401,8 +404,7 @@ void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& form
 }
 
 template <class Backend, class K, class... Args>
-void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
-               const Args&... args) {
+void launch_on(Backend backend, const device& d, index_t n, const K& kernel, const Args&... args) {
   if (n < 0) throw_negative_count("tack::launch", n);
   // Restrict views on the CPU only: the CUDA backend gets one instantiation per layout.
   constexpr bool restrict_views =
@@ -410,11 +412,12 @@ void launch_on(Backend backend, const device& d, index_t n, const K& kernel,
   launch_writes writes;
   collect_launch_arguments(d, writes, args...);
   auto refuse = [&] {
-    throw value_error("tack::launch: the kernel accepts no call (index_t, ...) with the kernel "
-                      "forms of these arguments" +
-                      describe_launch_arguments(args...) +
-                      "; write the kernel as a functor with a template call operator, or copy "
-                      "the argument to the layout it expects");
+    throw value_error(
+        "tack::launch: the kernel accepts no call (index_t, ...) with the kernel "
+        "forms of these arguments" +
+        describe_launch_arguments(args...) +
+        "; write the kernel as a functor with a template call operator, or copy "
+        "the argument to the layout it expects");
   };
   launch_forms<restrict_views>(backend, n, kernel, std::tuple<>{}, refuse, args...);
   // Writes through any argument count against its whole allocation.
@@ -451,9 +454,8 @@ TACK_IMPL_KERNEL_ABI_BEGIN
 /// `tack::launch(a.device(), a.size(), triad{}, a, b.as_const(), c.as_const(), 2.0);`
 template <class K, class... Args>
 void launch(const device& d, index_t n, const K& kernel, const Args&... args) {
-  detail::with_backend_of(d, "tack::launch", [&](auto backend) {
-    detail::launch_on(backend, d, n, kernel, args...);
-  });
+  detail::with_backend_of(d, "tack::launch",
+                          [&](auto backend) { detail::launch_on(backend, d, n, kernel, args...); });
 }
 
 /// `launch` on a named backend (`tack::serial_backend{}`, `openmp_backend{}`, `cuda_backend{}`);
@@ -476,8 +478,8 @@ void launch(const stream& s, index_t n, const K& kernel, const Args&... args) {
 
 /// `launch` on `tack::default_device()`. `tack::launch(n, scale{}, y, x.as_const(), 2.0f);`
 template <class K, class... Args>
-  requires(!std::is_same_v<std::remove_cvref_t<K>, device>)
-void launch(index_t n, const K& kernel, const Args&... args) {
+requires(!std::is_same_v<std::remove_cvref_t<K>, device>) void launch(index_t n, const K& kernel,
+                                                                      const Args&... args) {
   tack::launch(default_device(), n, kernel, args...);
 }
 

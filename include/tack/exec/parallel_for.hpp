@@ -72,8 +72,9 @@ index_t checked_range_size(const range<Rank>& r) {
   }
   if (empty) return 0;
   if (overflow) {
-    throw value_error("tack::parallel_for: the range's extents multiply to more than 2^63 - 1 "
-                      "iterations");
+    throw value_error(
+        "tack::parallel_for: the range's extents multiply to more than 2^63 - 1 "
+        "iterations");
   }
   return size;
 }

@@ -44,9 +44,10 @@ namespace detail {
 template <class T, class V, class S, class Op>
 constexpr bool check_scan_kernel() {
   if constexpr (!std::is_invocable_v<const V&, index_t>) {
-    static_assert(std::is_invocable_v<const V&, index_t>,
-                  "tack::parallel_scan: value must be callable as value(tack::index_t i) and return "
-                  "the i-th input");
+    static_assert(
+        std::is_invocable_v<const V&, index_t>,
+        "tack::parallel_scan: value must be callable as value(tack::index_t i) and return "
+        "the i-th input");
     return false;
   } else if constexpr (!std::is_convertible_v<std::invoke_result_t<const V&, index_t>, T>) {
     static_assert(std::is_convertible_v<std::invoke_result_t<const V&, index_t>, T>,

@@ -20,8 +20,9 @@ namespace tack {
 /// m(i, j) = 0; });`
 template <int Rank>
 class range {
-  static_assert(Rank >= 1 && Rank <= 3, "tack::range: rank must be 1, 2 or 3; flatten the "
-                                        "outer dimensions of a larger iteration space");
+  static_assert(Rank >= 1 && Rank <= 3,
+                "tack::range: rank must be 1, 2 or 3; flatten the "
+                "outer dimensions of a larger iteration space");
 
 public:
   /// The number of indices `f` receives.
@@ -29,8 +30,7 @@ public:
 
   /// One extent per dimension, outermost first: `tack::range{nx, ny, nz}`.
   template <std::integral... I>
-    requires(sizeof...(I) == Rank)
-  TACK_HOST_DEVICE constexpr range(I... extents) noexcept
+  requires(sizeof...(I) == Rank) TACK_HOST_DEVICE constexpr range(I... extents) noexcept
       : extents_{static_cast<index_t>(extents)...} {}
 
   /// Extent of dimension `d` (0 is the outermost, slowest-varying).
@@ -50,7 +50,7 @@ private:
 
 /// `tack::range{nx, ny}` is a `range<2>`.
 template <std::integral... I>
-TACK_HOST_DEVICE range(I...) -> range<static_cast<int>(sizeof...(I))>;
+TACK_HOST_DEVICE range(I...)->range<static_cast<int>(sizeof...(I))>;
 
 namespace detail {
 
@@ -62,8 +62,7 @@ TACK_INLINE void for_each_in_flat_range(const range<1>&, index_t begin, index_t 
 }
 
 template <class F>
-TACK_INLINE void for_each_in_flat_range(const range<2>& r, index_t begin, index_t end,
-                                        const F& f) {
+TACK_INLINE void for_each_in_flat_range(const range<2>& r, index_t begin, index_t end, const F& f) {
   const index_t ny = r.extent(1);
   index_t i = begin / ny;
   index_t j = begin % ny;
@@ -76,8 +75,7 @@ TACK_INLINE void for_each_in_flat_range(const range<2>& r, index_t begin, index_
 }
 
 template <class F>
-TACK_INLINE void for_each_in_flat_range(const range<3>& r, index_t begin, index_t end,
-                                        const F& f) {
+TACK_INLINE void for_each_in_flat_range(const range<3>& r, index_t begin, index_t end, const F& f) {
   const index_t ny = r.extent(1);
   const index_t nz = r.extent(2);
   const index_t plane = ny * nz;

@@ -44,8 +44,8 @@ template <class>
 inline constexpr bool dlpack_dependent_false = false;
 
 template <class M>
-inline constexpr bool is_dlpack_managed_v =
-    std::is_same_v<M, dlpack::DLManagedTensorVersioned> || std::is_same_v<M, dlpack::DLManagedTensor>;
+inline constexpr bool is_dlpack_managed_v = std::is_same_v<M, dlpack::DLManagedTensorVersioned> ||
+                                            std::is_same_v<M, dlpack::DLManagedTensor>;
 
 /// The DLPack dtype of a tack scalar type.
 template <class S>
@@ -66,15 +66,27 @@ constexpr dlpack::DLDataType dlpack_dtype_of() noexcept {
 inline std::string dlpack_dtype_string(dlpack::DLDataType dt) {
   std::string s;
   switch (dt.code) {
-  case dlpack::kDLInt: s = "int"; break;
-  case dlpack::kDLUInt: s = "uint"; break;
-  case dlpack::kDLFloat: s = "float"; break;
-  case dlpack::kDLBfloat: s = "bfloat"; break;
-  case dlpack::kDLComplex: s = "complex"; break;
-  case dlpack::kDLBool: s = "bool"; break;
-  default:
-    return "code " + std::to_string(dt.code) + ", " + std::to_string(dt.bits) + " bits" +
-           (dt.lanes != 1 ? ", " + std::to_string(dt.lanes) + " lanes" : std::string());
+    case dlpack::kDLInt:
+      s = "int";
+      break;
+    case dlpack::kDLUInt:
+      s = "uint";
+      break;
+    case dlpack::kDLFloat:
+      s = "float";
+      break;
+    case dlpack::kDLBfloat:
+      s = "bfloat";
+      break;
+    case dlpack::kDLComplex:
+      s = "complex";
+      break;
+    case dlpack::kDLBool:
+      s = "bool";
+      break;
+    default:
+      return "code " + std::to_string(dt.code) + ", " + std::to_string(dt.bits) + " bits" +
+             (dt.lanes != 1 ? ", " + std::to_string(dt.lanes) + " lanes" : std::string());
   }
   if (!(dt.code == dlpack::kDLBool && dt.bits == 8)) s += std::to_string(dt.bits);
   if (dt.lanes != 1) s += "x" + std::to_string(dt.lanes);
@@ -84,11 +96,16 @@ inline std::string dlpack_dtype_string(dlpack::DLDataType dt) {
 /// `"kDLCPU"`, `"kDLCUDA"`, … or `"device type 10"`.
 inline std::string dlpack_device_type_string(std::int32_t type) {
   switch (type) {
-  case dlpack::kDLCPU: return "kDLCPU";
-  case dlpack::kDLCUDA: return "kDLCUDA";
-  case dlpack::kDLCUDAHost: return "kDLCUDAHost";
-  case dlpack::kDLCUDAManaged: return "kDLCUDAManaged";
-  default: return "device type " + std::to_string(type);
+    case dlpack::kDLCPU:
+      return "kDLCPU";
+    case dlpack::kDLCUDA:
+      return "kDLCUDA";
+    case dlpack::kDLCUDAHost:
+      return "kDLCUDAHost";
+    case dlpack::kDLCUDAManaged:
+      return "kDLCUDAManaged";
+    default:
+      return "device type " + std::to_string(type);
   }
 }
 
@@ -140,12 +157,13 @@ dlpack::DLDevice dlpack_device_of(const A& a) {
   const tack::device d = a.device();
   const allocator_id id = a.allocator();
   if (d.is_cpu()) {
-    if (id >= 0 && allocator_from_id(id).space() == memory_space::pinned) return {dlpack::kDLCUDAHost, 0};
+    if (id >= 0 && allocator_from_id(id).space() == memory_space::pinned)
+      return {dlpack::kDLCUDAHost, 0};
     return {dlpack::kDLCPU, 0};
   }
   // Borrowed device memory has no allocator: host-accessible CUDA memory is managed memory.
-  const bool managed = id >= 0 ? allocator_from_id(id).space() == memory_space::unified
-                               : a.host_accessible();
+  const bool managed =
+      id >= 0 ? allocator_from_id(id).space() == memory_space::unified : a.host_accessible();
   return {managed ? dlpack::kDLCUDAManaged : dlpack::kDLCUDA, d.id()};
 }
 
@@ -191,10 +209,13 @@ Managed* export_dlpack(const array<T, R, S>& a, const char* op,
   if (!storage_shape.empty()) {
     index_t scalars = 1;
     for (const index_t e : storage) scalars *= e;
-    if (storage.size() > static_cast<std::size_t>(max_rank + 2) || scalars != a.size() * components_v<V>) {
-      throw value_error(std::string(op) + ": the shape " + dlpack_list_string(storage.data(), static_cast<std::int32_t>(storage.size())) +
-                        " does not describe the " + std::to_string(a.size() * components_v<V>) +
-                        " scalars of " + a.describe());
+    if (storage.size() > static_cast<std::size_t>(max_rank + 2) ||
+        scalars != a.size() * components_v<V>) {
+      throw value_error(
+          std::string(op) + ": the shape " +
+          dlpack_list_string(storage.data(), static_cast<std::int32_t>(storage.size())) +
+          " does not describe the " + std::to_string(a.size() * components_v<V>) + " scalars of " +
+          a.describe());
     }
   }
   const auto ndim = static_cast<std::int32_t>(storage.size());
@@ -287,8 +308,9 @@ bool dlpack_read_only(const M* t) noexcept {
 /// `"array<vec3(f32), 1> (a float32 tensor of shape (n, 3))"`: what a typed import expects.
 template <class V, int R>
 std::string dlpack_expected_string() {
-  std::string s = "array<" + std::string(dtype_of<V>().name()) + ", " + std::to_string(R) + "> (a " +
-                  dlpack_dtype_string(dlpack_dtype_of<scalar_t<V>>()) + " tensor of shape (";
+  std::string s = "array<" + std::string(dtype_of<V>().name()) + ", " + std::to_string(R) +
+                  "> (a " + dlpack_dtype_string(dlpack_dtype_of<scalar_t<V>>()) +
+                  " tensor of shape (";
   for (int d = 0; d < R; ++d) {
     if (d) s += ", ";
     s += 'n';
@@ -305,7 +327,7 @@ std::string dlpack_expected_string() {
 
 /// The device of a tensor, and whether host code may touch its memory; device_error otherwise.
 inline std::pair<tack::device, bool> dlpack_import_device(const dlpack::DLTensor& t,
-                                                           const std::string& op) {
+                                                          const std::string& op) {
   const std::int32_t type = t.device.device_type;
   if (type == dlpack::kDLCPU || type == dlpack::kDLCUDAHost) return {cpu(), true};
   if (type == dlpack::kDLCUDA || type == dlpack::kDLCUDAManaged) {
@@ -348,7 +370,8 @@ inline dlpack_import_plan dlpack_check(const dlpack::DLTensor& dl, bool read_onl
     throw mismatch("the element types differ");
   }
   if (dl.ndim != ndim) {
-    throw mismatch("it has " + std::to_string(dl.ndim) + " dimensions, not " + std::to_string(ndim));
+    throw mismatch("it has " + std::to_string(dl.ndim) + " dimensions, not " +
+                   std::to_string(ndim));
   }
   if (!dl.shape) throw mismatch("its shape is null");
   bool empty = false;
@@ -366,14 +389,16 @@ inline dlpack_import_plan dlpack_check(const dlpack::DLTensor& dl, bool read_onl
       if (x != 0 && bytes > max_array_bytes / x) {
         throw value_error(op + ": " + dlpack_describe(dl) +
                           " is too large: its element count or byte size overflows (an array "
-                          "spans at most " + std::to_string(max_array_bytes) + " bytes)");
+                          "spans at most " +
+                          std::to_string(max_array_bytes) + " bytes)");
       }
       bytes *= x;
     }
   }
   for (std::int32_t c = 0; c < ntrailing; ++c) {
     if (dl.shape[ndim - ntrailing + c] != trailing[c]) {
-      throw mismatch(ntrailing == 1 ? "the trailing extent differs" : "the trailing extents differ");
+      throw mismatch(ntrailing == 1 ? "the trailing extent differs"
+                                    : "the trailing extents differ");
     }
   }
   // Row-major compact, as every tack array is. Extents of 1 may carry any stride (NumPy and
@@ -382,9 +407,10 @@ inline dlpack_import_plan dlpack_check(const dlpack::DLTensor& dl, bool read_onl
     std::int64_t expect = 1;
     for (std::int32_t d = dl.ndim - 1; d >= 0; --d) {
       if (dl.shape[d] != 1 && dl.strides[d] != expect) {
-        throw value_error(op + ": " + dlpack_describe(dl) + " is not row-major compact (dimension " +
-                          std::to_string(d) + " has stride " + std::to_string(dl.strides[d]) +
-                          ", expected " + std::to_string(expect) +
+        throw value_error(op + ": " + dlpack_describe(dl) +
+                          " is not row-major compact (dimension " + std::to_string(d) +
+                          " has stride " + std::to_string(dl.strides[d]) + ", expected " +
+                          std::to_string(expect) +
                           "); tack arrays are contiguous: make the tensor contiguous first");
       }
       expect *= dl.shape[d];
@@ -393,9 +419,10 @@ inline dlpack_import_plan dlpack_check(const dlpack::DLTensor& dl, bool read_onl
   const auto [dev, host_ok] = dlpack_import_device(dl, op);
   if (!dl.data && !empty) throw mismatch("its data pointer is null");
   // In integers: a byte_offset the producer got wrong must not be pointer-arithmetic overflow.
-  auto* first = dl.data ? reinterpret_cast<unsigned char*>(reinterpret_cast<std::uintptr_t>(dl.data) +
-                                                           static_cast<std::uintptr_t>(dl.byte_offset))
-                        : nullptr;
+  auto* first = dl.data
+                    ? reinterpret_cast<unsigned char*>(reinterpret_cast<std::uintptr_t>(dl.data) +
+                                                       static_cast<std::uintptr_t>(dl.byte_offset))
+                    : nullptr;
   if (reinterpret_cast<std::uintptr_t>(first) % align != 0) {
     throw mismatch("data + byte_offset is not aligned to " + std::to_string(align) + " bytes");
   }
@@ -428,8 +455,9 @@ array<T, R> import_dlpack(M* t, const std::shared_ptr<dlpack_import_owner>& owne
                           const std::string& op) {
   using V = std::remove_const_t<T>;
   static_assert(R >= 1 && R <= max_rank, "tack::from_dlpack: Rank must be between 1 and 8");
-  static_assert(sizeof(V) == sizeof(scalar_t<V>) * static_cast<std::size_t>(components_v<V>),
-                "tack::from_dlpack: the element type must be its components packed without padding");
+  static_assert(
+      sizeof(V) == sizeof(scalar_t<V>) * static_cast<std::size_t>(components_v<V>),
+      "tack::from_dlpack: the element type must be its components packed without padding");
   const dlpack::DLTensor& dl = dlpack_checked_tensor(t, op);
   std::array<std::int64_t, 2> trailing{};
   std::int32_t ntrailing = 0;
@@ -440,9 +468,9 @@ array<T, R> import_dlpack(M* t, const std::shared_ptr<dlpack_import_owner>& owne
     trailing = {V::rows, V::cols};
     ntrailing = 2;
   }
-  const auto plan = dlpack_check(dl, dlpack_read_only(t), dlpack_dtype_of<scalar_t<V>>(),
-                                 R + ntrailing, trailing.data(), ntrailing, alignof(V), op,
-                                 dlpack_expected_string<V, R>());
+  const auto plan =
+      dlpack_check(dl, dlpack_read_only(t), dlpack_dtype_of<scalar_t<V>>(), R + ntrailing,
+                   trailing.data(), ntrailing, alignof(V), op, dlpack_expected_string<V, R>());
   auto out = dlpack_make_array<V, R>(plan, dl.shape, owner);
   if constexpr (std::is_const_v<T>) {
     return out.as_const();
@@ -497,7 +525,8 @@ any_array from_dlpack_any(M* t) {
       ((dl.ndim == Rm1 + 1 ? (out.emplace(dlpack_make_array<S, Rm1 + 1>(plan, dl.shape, owner)), 0)
                            : 0),
        ...);
-    }(std::make_integer_sequence<int, max_rank>{});
+    }
+    (std::make_integer_sequence<int, max_rank>{});
   });
   if (!known) {
     throw value_error(op + ": " + dlpack_describe(dl) +
@@ -626,8 +655,7 @@ array<T, Rank> from_dlpack(dlpack::DLManagedTensor* t) {
 /// works for both and writes throw `read_only_error`. Ownership as for the typed import.
 /// `tack::any_array a = tack::from_dlpack(t); if (a.dtype() == tack::dtype_of<float>()) ...`
 template <class M>
-  requires detail::is_dlpack_managed_v<M>
-any_array from_dlpack(M* t) {
+requires detail::is_dlpack_managed_v<M> any_array from_dlpack(M* t) {
   return detail::from_dlpack_any(t);
 }
 

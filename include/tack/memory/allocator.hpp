@@ -33,7 +33,8 @@ public:
   /// Grows the block `p` of `old_bytes` to `new_bytes` keeping its contents without copying them
   /// (host memory: the kernel moves the page tables), or returns nullptr when this allocator cannot;
   /// the caller then allocates, copies and deallocates. On success `p` is no longer valid.
-  virtual void* grow_in_place(void* /*p*/, std::size_t /*old_bytes*/, std::size_t /*new_bytes*/) noexcept {
+  virtual void* grow_in_place(void* /*p*/, std::size_t /*old_bytes*/,
+                              std::size_t /*new_bytes*/) noexcept {
     return nullptr;
   }
   /// Whether every block of `bytes` from `allocate` is known to read as zero bytes (fresh pages).

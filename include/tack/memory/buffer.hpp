@@ -19,13 +19,14 @@ struct buffer_state {
   void* data = nullptr;
   std::size_t capacity = 0;  ///< bytes
   tack::device device{};
-  allocator_id alloc_id = -1;       ///< -1: borrowed memory, released through `owner`
-  tack::allocator* alloc = nullptr;       ///< cached `allocator_from_id(allocator)`; registry entries live forever
+  allocator_id alloc_id = -1;  ///< -1: borrowed memory, released through `owner`
+  tack::allocator* alloc =
+      nullptr;  ///< cached `allocator_from_id(allocator)`; registry entries live forever
   bool read_only = false;
   bool host_accessible = true;
-  bool zeroed = false;              ///< fresh memory known to read as zero bytes
+  bool zeroed = false;  ///< fresh memory known to read as zero bytes
   std::atomic<std::uint64_t> version{0};
-  std::shared_ptr<void> owner;      ///< external owner: its deleter runs once, when the state dies
+  std::shared_ptr<void> owner;  ///< external owner: its deleter runs once, when the state dies
 
   buffer_state() = default;
   buffer_state(const buffer_state&) = delete;

@@ -16,11 +16,16 @@ enum class memory_space { dynamic, host, device, unified, pinned };
 /// `"dynamic"`, `"host"`, `"device"`, `"unified"` or `"pinned"`.
 constexpr std::string_view to_string(memory_space s) noexcept {
   switch (s) {
-  case memory_space::dynamic: return "dynamic";
-  case memory_space::host: return "host";
-  case memory_space::device: return "device";
-  case memory_space::unified: return "unified";
-  case memory_space::pinned: return "pinned";
+    case memory_space::dynamic:
+      return "dynamic";
+    case memory_space::host:
+      return "host";
+    case memory_space::device:
+      return "device";
+    case memory_space::unified:
+      return "unified";
+    case memory_space::pinned:
+      return "pinned";
   }
   return "?";
 }

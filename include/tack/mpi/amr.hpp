@@ -35,7 +35,7 @@ using box_owners = std::vector<std::vector<int>>;
 /// (Z-order) order of their centres, taken in the finest level's index space so that a fine box
 /// sorts near the coarse boxes under it, cut into `ranks` consecutive runs of about equal cell
 /// counts. Deterministic. `auto owners = tack::mpi::morton_owners(h, comm.size());`
-box_owners morton_owners(const amr::hierarchy &h, int ranks);
+box_owners morton_owners(const amr::hierarchy& h, int ranks);
 
 namespace detail {
 
@@ -60,39 +60,39 @@ struct amr_exchange {
 struct amr_rank_plan {
   /// This rank's boxes of the level (in increasing global index) and where they sit in its buffer.
   std::shared_ptr<const amr::detail::level_layout> layout;
-  std::vector<std::size_t> boxes; // global index of local box j
-  std::vector<index_t> local;     // per global box: its local index, or -1 (another rank's)
+  std::vector<std::size_t> boxes;  // global index of local box j
+  std::vector<index_t> local;      // per global box: its local index, or -1 (another rank's)
   array<vec<index_t, 8>> box_table;
   // fill_ghost_cells of this level.
-  array<amr::detail::copy_segment> copies;         // same-level copies between own boxes
-  array<amr::detail::interp_segment> interp_local; // from own boxes of level l - 1
-  array<amr::detail::copy_segment> pack_fine;      // send buffer <- this level's valid cells
+  array<amr::detail::copy_segment> copies;          // same-level copies between own boxes
+  array<amr::detail::interp_segment> interp_local;  // from own boxes of level l - 1
+  array<amr::detail::copy_segment> pack_fine;       // send buffer <- this level's valid cells
   array<amr::detail::copy_segment>
-      pack_coarse;                         // send buffer <- level l - 1 regions (ghosts included)
-  array<amr::detail::copy_segment> unpack; // this level's ghost cells <- receive buffer
+      pack_coarse;                          // send buffer <- level l - 1 regions (ghosts included)
+  array<amr::detail::copy_segment> unpack;  // this level's ghost cells <- receive buffer
   array<amr::detail::interp_segment>
-      interp_remote;                         // from level l - 1 regions in the receive buffer
-  array<amr::detail::copy_segment> boundary; // extrapolation (own box only), last
+      interp_remote;                          // from level l - 1 regions in the receive buffer
+  array<amr::detail::copy_segment> boundary;  // extrapolation (own box only), last
   amr_exchange fill;
   // average_down from this level into level l - 1.
-  array<amr::detail::average_segment> average_local; // own fine boxes into own coarse boxes
-  array<amr::detail::average_segment> average_send;  // own fine boxes into the send buffer
-  array<amr::detail::copy_segment> average_unpack;   // own coarse cells <- receive buffer
+  array<amr::detail::average_segment> average_local;  // own fine boxes into own coarse boxes
+  array<amr::detail::average_segment> average_send;   // own fine boxes into the send buffer
+  array<amr::detail::copy_segment> average_unpack;    // own coarse cells <- receive buffer
   amr_exchange average;
 };
 
 /// Builds the plan of level `l` for rank `me` of `ranks` from the serial hierarchy `h` (its
 /// segment lists on the host) and the plan of level `l - 1` (null for level 0). src/mpi/amr.cpp.
-amr_rank_plan build_amr_rank_plan(const amr::hierarchy &h, const box_owners &owners, int l, int me,
-                                  int ranks, const amr_rank_plan *coarse, const tack::device &d);
+amr_rank_plan build_amr_rank_plan(const amr::hierarchy& h, const box_owners& owners, int l, int me,
+                                  int ranks, const amr_rank_plan* coarse, const tack::device& d);
 
 /// The description every rank must agree on: geometry, box lists and owners (hashed).
-std::string amr_signature(const amr::box &domain, const std::vector<amr::level> &levels,
-                          const amr::hierarchy_options &o, const std::optional<box_owners> &owners);
+std::string amr_signature(const amr::box& domain, const std::vector<amr::level>& levels,
+                          const amr::hierarchy_options& o, const std::optional<box_owners>& owners);
 
 inline constexpr int amr_tag_base = 0x7b00;
 
-} // namespace detail
+}  // namespace detail
 
 /// A `tack::amr` hierarchy spread over the ranks of a communicator: every rank holds the whole
 /// box list (`global()`, a `tack::amr::hierarchy` without field values) and the owner of every
@@ -104,49 +104,49 @@ inline constexpr int amr_tag_base = 0x7b00;
 /// `tack::mpi::distributed_hierarchy dh(comm, domain, levels, {.ghost = 2});`
 class distributed_hierarchy {
 public:
-  distributed_hierarchy(const communicator &comm, const amr::box &domain,
-                        std::vector<amr::level> levels, const amr::hierarchy_options &options = {},
+  distributed_hierarchy(const communicator& comm, const amr::box& domain,
+                        std::vector<amr::level> levels, const amr::hierarchy_options& options = {},
                         std::optional<box_owners> owners = {});
   /// The boxes, ghost width, boundaries, origin, spacing and device of `like` (its fields are not
   /// copied). `tack::mpi::distributed_hierarchy dh(comm, tack::amr::synthetic_hierarchy(o));`
-  distributed_hierarchy(const communicator &comm, const amr::hierarchy &like,
+  distributed_hierarchy(const communicator& comm, const amr::hierarchy& like,
                         std::optional<box_owners> owners = {});
-  distributed_hierarchy(distributed_hierarchy &&) noexcept = default;
-  distributed_hierarchy &operator=(distributed_hierarchy &&) noexcept = default;
-  distributed_hierarchy(const distributed_hierarchy &) = delete;
-  distributed_hierarchy &operator=(const distributed_hierarchy &) = delete;
+  distributed_hierarchy(distributed_hierarchy&&) noexcept = default;
+  distributed_hierarchy& operator=(distributed_hierarchy&&) noexcept = default;
+  distributed_hierarchy(const distributed_hierarchy&) = delete;
+  distributed_hierarchy& operator=(const distributed_hierarchy&) = delete;
   ~distributed_hierarchy() = default;
 
   /// A duplicate of the communicator given (tack's messages never match the application's).
-  const communicator &comm() const noexcept { return comm_; }
+  const communicator& comm() const noexcept { return comm_; }
   /// Every box of every level and the geometry, the same on every rank (no field values: its
   /// segment lists are those of the serial hierarchy; its device is the CPU).
-  const amr::hierarchy &global() const noexcept { return global_; }
+  const amr::hierarchy& global() const noexcept { return global_; }
   int n_levels() const noexcept { return global_.n_levels(); }
   /// The owner of every box.
-  const box_owners &owners() const noexcept { return owners_; }
+  const box_owners& owners() const noexcept { return owners_; }
   /// The rank owning box `b` of level `l` (`index_error` if there is no such box).
   int owner(int l, std::size_t b) const;
   /// Whether this rank owns box `b` of level `l`.
   bool owns(int l, std::size_t b) const { return owner(l, b) == comm_.rank(); }
   /// The global indices of this rank's boxes of level `l`, increasing: local box `j` of the level
   /// buffer is box `local_boxes(l)[j]`.
-  const std::vector<std::size_t> &local_boxes(int l) const { return plan(l).boxes; }
+  const std::vector<std::size_t>& local_boxes(int l) const { return plan(l).boxes; }
   /// Elements of this rank's buffer of level `l` (its boxes, ghosts included).
   index_t local_level_size(int l) const { return plan(l).layout->size(); }
   /// Where the level buffers live.
   tack::device device() const noexcept { return device_; }
   /// This rank's plan of level `l` (what the operations run).
-  const detail::amr_rank_plan &plan(int l) const;
+  const detail::amr_rank_plan& plan(int l) const;
   /// The serial number fields use to check they belong to this hierarchy.
   std::uint64_t serial() const noexcept { return serial_; }
   /// What the ranks agreed on (geometry, boxes and owners, hashed).
-  const std::string &signature() const noexcept { return signature_; }
+  const std::string& signature() const noexcept { return signature_; }
   /// `"distributed_hierarchy over communicator rank 0 of 2: hierarchy of 3 levels ..., 5 of 21
   /// boxes on this rank"`.
   std::string describe() const;
   /// The request list of the exchanges (one operation at a time).
-  detail::request_list &requests() const { return *requests_; }
+  detail::request_list& requests() const { return *requests_; }
 
 private:
   communicator comm_;
@@ -169,13 +169,13 @@ struct dfield_storage {
   std::uint64_t owner = 0;
   std::vector<array<T>> levels;
   std::vector<std::shared_ptr<const amr::detail::level_layout>> layouts;
-  std::vector<std::vector<int>> local; // per level, per global box: local index or -1
+  std::vector<std::vector<int>> local;  // per level, per global box: local index or -1
   std::vector<std::array<array<T>, 4>>
-      buffers; // per level: fill send, fill recv, average send, average recv
+      buffers;  // per level: fill send, fill recv, average send, average recv
   std::vector<std::array<array<T>, 4>>
-      pinned; // pinned host mirrors (device buffers, MPI not CUDA-aware)
+      pinned;  // pinned host mirrors (device buffers, MPI not CUDA-aware)
 };
-} // namespace detail
+}  // namespace detail
 
 /// A field of a `distributed_hierarchy` on this rank (a handle: copies share): per level one buffer
 /// holding this rank's boxes back to back (`level_buffer(l)`), each box a row view of it
@@ -188,7 +188,7 @@ public:
   distributed_field() = default;
   explicit distributed_field(std::shared_ptr<detail::dfield_storage<T>> s) : s_(std::move(s)) {}
 
-  const std::string &name() const { return storage().name; }
+  const std::string& name() const { return storage().name; }
   tack::layout layout() const { return storage().layout; }
   int n_levels() const { return static_cast<int>(storage().levels.size()); }
   /// This rank's buffer of level `l`: its boxes (ghosts included) back to back, in increasing
@@ -203,7 +203,7 @@ public:
   array<T, 3> box_values(int l, std::size_t b) const {
     check_level(l, "box_values");
     const auto k = static_cast<std::size_t>(l);
-    const auto &loc = storage().local[k];
+    const auto& loc = storage().local[k];
     if (b >= loc.size() || loc[b] < 0) {
       throw index_error("tack::mpi::distributed_field::box_values: box " + std::to_string(b) +
                         " of level " + std::to_string(l) + " of field '" + name() + "' " +
@@ -211,7 +211,7 @@ public:
                                                std::to_string(loc.size()) + " boxes)"
                                          : std::string("belongs to another rank")));
     }
-    const auto &lay = *storage().layouts[k];
+    const auto& lay = *storage().layouts[k];
     const auto j = static_cast<std::size_t>(loc[b]);
     const amr::box g = lay.grown(j);
     return storage()
@@ -219,7 +219,7 @@ public:
         .rows(lay.offsets[j], lay.offsets[j + 1])
         .reshape({g.extent(2), g.extent(1), g.extent(0)});
   }
-  detail::dfield_storage<T> &storage() const {
+  detail::dfield_storage<T>& storage() const {
     if (!s_)
       throw value_error(
           "tack::mpi::distributed_field: this field handle is empty (default-constructed)");
@@ -228,7 +228,7 @@ public:
   bool valid() const noexcept { return s_ != nullptr; }
 
 private:
-  void check_level(int l, const char *op) const {
+  void check_level(int l, const char* op) const {
     if (l < 0 || l >= n_levels()) {
       throw index_error(std::string("tack::mpi::distributed_field::") + op + ": level " +
                         std::to_string(l) + " of field '" + name() +
@@ -242,14 +242,14 @@ namespace detail {
 TACK_IMPL_KERNEL_ABI_BEGIN
 
 template <class T>
-void check_dfield(const distributed_hierarchy &dh, const distributed_field<T> &f, const char *op) {
+void check_dfield(const distributed_hierarchy& dh, const distributed_field<T>& f, const char* op) {
   if (f.storage().owner != dh.serial()) {
     throw value_error(std::string("tack::mpi::") + op + ": field '" + f.name() +
                       "' belongs to another hierarchy than " + dh.describe());
   }
 }
 
-inline void check_dlevel(const distributed_hierarchy &dh, int l, int first, const char *op) {
+inline void check_dlevel(const distributed_hierarchy& dh, int l, int first, const char* op) {
   if (l < first || l >= dh.n_levels()) {
     throw index_error(std::string("tack::mpi::") + op + ": level " + std::to_string(l) +
                       " is not one of levels " + std::to_string(first) + " to " +
@@ -261,14 +261,12 @@ inline void check_dlevel(const distributed_hierarchy &dh, int l, int first, cons
 /// receive) of level `l`, `n` elements on the hierarchy's device (AoS), and where MPI reads or
 /// writes it: itself when MPI can, else its pinned host mirror.
 template <class T>
-std::pair<array<T>, array<T>> message_buffer(const distributed_hierarchy &dh, dfield_storage<T> &s,
+std::pair<array<T>, array<T>> message_buffer(const distributed_hierarchy& dh, dfield_storage<T>& s,
                                              int l, int which, index_t n) {
-  auto &b = s.buffers[static_cast<std::size_t>(l)][static_cast<std::size_t>(which)];
-  if (!b.valid() || b.size() != n)
-    b = tack::empty<T>({n}, {.device = dh.device()});
-  if (n == 0 || b.host_accessible() || cuda_aware())
-    return {b, b};
-  auto &p = s.pinned[static_cast<std::size_t>(l)][static_cast<std::size_t>(which)];
+  auto& b = s.buffers[static_cast<std::size_t>(l)][static_cast<std::size_t>(which)];
+  if (!b.valid() || b.size() != n) b = tack::empty<T>({n}, {.device = dh.device()});
+  if (n == 0 || b.host_accessible() || cuda_aware()) return {b, b};
+  auto& p = s.pinned[static_cast<std::size_t>(l)][static_cast<std::size_t>(which)];
   if (!p.valid() || p.size() != n) {
     tack::options o;
     o.device = tack::cpu();
@@ -280,9 +278,9 @@ std::pair<array<T>, array<T>> message_buffer(const distributed_hierarchy &dh, df
 
 /// Posts the receives of `ex` into `wire` (rows of it, one per peer).
 template <class T>
-void post_recvs(const distributed_hierarchy &dh, const amr_exchange &ex, const array<T> &wire,
-                int tag, const char *what) {
-  for (const auto &m : ex.recvs) {
+void post_recvs(const distributed_hierarchy& dh, const amr_exchange& ex, const array<T>& wire,
+                int tag, const char* what) {
+  for (const auto& m : ex.recvs) {
     dh.requests().irecv(dh.comm(), wire.rows(m.offset, m.offset + m.count).data(),
                         static_cast<std::size_t>(m.count) * sizeof(T), m.peer, tag, what);
   }
@@ -290,14 +288,12 @@ void post_recvs(const distributed_hierarchy &dh, const amr_exchange &ex, const a
 
 /// Posts the sends of `ex` from `buf` (staged through `wire` when they differ).
 template <class T>
-void post_sends(const distributed_hierarchy &dh, const amr_exchange &ex, const array<T> &buf,
-                const array<T> &wire, int tag, const char *what) {
-  if (ex.sends.empty())
-    return;
+void post_sends(const distributed_hierarchy& dh, const amr_exchange& ex, const array<T>& buf,
+                const array<T>& wire, int tag, const char* what) {
+  if (ex.sends.empty()) return;
   tack::fence(dh.device());
-  if (wire.data() != buf.data())
-    tack::copyto(wire, buf);
-  for (const auto &m : ex.sends) {
+  if (wire.data() != buf.data()) tack::copyto(wire, buf);
+  for (const auto& m : ex.sends) {
     dh.requests().isend(dh.comm(), wire.rows(m.offset, m.offset + m.count).data(),
                         static_cast<std::size_t>(m.count) * sizeof(T), m.peer, tag, what);
   }
@@ -305,23 +301,21 @@ void post_sends(const distributed_hierarchy &dh, const amr_exchange &ex, const a
 
 /// Waits for every message; the received values are then in `buf`.
 template <class T>
-void finish(const distributed_hierarchy &dh, const amr_exchange &ex, const array<T> &buf,
-            const array<T> &wire, const char *what) {
+void finish(const distributed_hierarchy& dh, const amr_exchange& ex, const array<T>& buf,
+            const array<T>& wire, const char* what) {
   dh.requests().wait_all(what);
-  if (ex.recvs.empty())
-    return;
-  if (wire.data() != buf.data())
-    tack::copyto(buf, wire);
+  if (ex.recvs.empty()) return;
+  if (wire.data() != buf.data()) tack::copyto(buf, wire);
   buf.bump_version();
 }
 
 template <class Seg>
-bool any(const array<Seg> &a) {
+bool any(const array<Seg>& a) {
   return a.size() > 0;
 }
 
 TACK_IMPL_KERNEL_ABI_END
-} // namespace detail
+}  // namespace detail
 
 TACK_IMPL_KERNEL_ABI_BEGIN
 
@@ -330,7 +324,7 @@ TACK_IMPL_KERNEL_ABI_BEGIN
 /// zeroed. Not collective. `auto u = tack::mpi::add_field<tack::vec3d>(dh, "velocity",
 /// tack::layout::soa);`
 template <class T>
-distributed_field<T> add_field(const distributed_hierarchy &dh, const std::string &name,
+distributed_field<T> add_field(const distributed_hierarchy& dh, const std::string& name,
                                tack::layout layout = tack::layout::aos) {
   amr::detail::check_element<T>();
   if (layout == tack::layout::soa && is_scalar_v<T>) {
@@ -343,7 +337,7 @@ distributed_field<T> add_field(const distributed_hierarchy &dh, const std::strin
   s->layout = layout;
   s->owner = dh.serial();
   for (int l = 0; l < dh.n_levels(); ++l) {
-    const auto &p = dh.plan(l);
+    const auto& p = dh.plan(l);
     s->levels.push_back(
         tack::zeros<T>({dh.local_level_size(l)}, {.device = dh.device(), .layout = layout}));
     s->layouts.push_back(p.layout);
@@ -358,15 +352,14 @@ distributed_field<T> add_field(const distributed_hierarchy &dh, const std::strin
 /// `tack::amr::initialize` does (one launch; ghost cells left as they are). Not collective.
 /// `tack::mpi::initialize(dh, 0, rho, TACK_LAMBDA(tack::vec3d x) { return x[0]; });`
 template <class T, class F>
-void initialize(const distributed_hierarchy &dh, int l, const distributed_field<T> &f,
-                const F &fn) {
+void initialize(const distributed_hierarchy& dh, int l, const distributed_field<T>& f,
+                const F& fn) {
   detail::check_dfield(dh, f, "initialize");
   detail::check_dlevel(dh, l, 0, "initialize");
-  const auto &p = dh.plan(l);
+  const auto& p = dh.plan(l);
   amr::detail::initialize_kernel<T, F> k{fn, dh.global().origin(), dh.global().spacing(l),
                                          static_cast<index_t>(p.boxes.size())};
-  if (k.n_boxes == 0)
-    return;
+  if (k.n_boxes == 0) return;
   tack::launch(dh.device(), dh.local_level_size(l), k, f.level_buffer(l), p.box_table.as_const());
 }
 
@@ -380,9 +373,9 @@ void initialize(const distributed_hierarchy &dh, int l, const distributed_field<
 /// in order). Collective; agrees first unless `{.agree = false}`.
 /// `tack::mpi::fill_ghost_cells(dh, 1, rho);`
 template <class T>
-void fill_ghost_cells(const distributed_hierarchy &dh, int l, const distributed_field<T> &f,
-                      const exchange_options &o = {}) {
-  const char *what = "tack::mpi::fill_ghost_cells";
+void fill_ghost_cells(const distributed_hierarchy& dh, int l, const distributed_field<T>& f,
+                      const exchange_options& o = {}) {
+  const char* what = "tack::mpi::fill_ghost_cells";
   detail::check_dfield(dh, f, "fill_ghost_cells");
   detail::check_dlevel(dh, l, 0, "fill_ghost_cells");
   if (o.agree) {
@@ -390,8 +383,8 @@ void fill_ghost_cells(const distributed_hierarchy &dh, int l, const distributed_
                   "level " + std::to_string(l) + " of field '" + f.name() + "' of " +
                       std::string(dtype_of<T>().name()) + " on " + dh.signature());
   }
-  auto &s = f.storage();
-  const auto &p = dh.plan(l);
+  auto& s = f.storage();
+  const auto& p = dh.plan(l);
   const tack::device d = dh.device();
   const int tag = detail::amr_tag_base + 2 * l;
   const array<T> fine = f.level_buffer(l);
@@ -432,10 +425,9 @@ void fill_ghost_cells(const distributed_hierarchy &dh, int l, const distributed_
 
 /// `fill_ghost_cells` on every level, coarsest first. `tack::mpi::fill_ghost_cells(dh, rho);`
 template <class T>
-void fill_ghost_cells(const distributed_hierarchy &dh, const distributed_field<T> &f,
-                      const exchange_options &o = {}) {
-  for (int l = 0; l < dh.n_levels(); ++l)
-    fill_ghost_cells(dh, l, f, o);
+void fill_ghost_cells(const distributed_hierarchy& dh, const distributed_field<T>& f,
+                      const exchange_options& o = {}) {
+  for (int l = 0; l < dh.n_levels(); ++l) fill_ghost_cells(dh, l, f, o);
 }
 
 /// Replaces every valid cell of level `fine_level - 1` covered by a box of `fine_level` with the
@@ -444,9 +436,9 @@ void fill_ghost_cells(const distributed_hierarchy &dh, const distributed_field<T
 /// the coarse box, one message per rank pair. Collective; agrees first unless `{.agree = false}`.
 /// `tack::mpi::average_down(dh, 2, rho);`
 template <class T>
-void average_down(const distributed_hierarchy &dh, int fine_level, const distributed_field<T> &f,
-                  const exchange_options &o = {}) {
-  const char *what = "tack::mpi::average_down";
+void average_down(const distributed_hierarchy& dh, int fine_level, const distributed_field<T>& f,
+                  const exchange_options& o = {}) {
+  const char* what = "tack::mpi::average_down";
   detail::check_dfield(dh, f, "average_down");
   detail::check_dlevel(dh, fine_level, 1, "average_down");
   if (o.agree) {
@@ -454,9 +446,9 @@ void average_down(const distributed_hierarchy &dh, int fine_level, const distrib
                   "level " + std::to_string(fine_level) + " of field '" + f.name() + "' of " +
                       std::string(dtype_of<T>().name()) + " on " + dh.signature());
   }
-  auto &s = f.storage();
+  auto& s = f.storage();
   const int l = fine_level;
-  const auto &p = dh.plan(l);
+  const auto& p = dh.plan(l);
   const tack::device d = dh.device();
   const int tag = detail::amr_tag_base + 2 * l + 1;
   const array<T> fine = f.level_buffer(l);
@@ -483,12 +475,11 @@ void average_down(const distributed_hierarchy &dh, int fine_level, const distrib
 
 /// `average_down` from the finest level to level 1. `tack::mpi::average_down(dh, rho);`
 template <class T>
-void average_down(const distributed_hierarchy &dh, const distributed_field<T> &f,
-                  const exchange_options &o = {}) {
-  for (int l = dh.n_levels() - 1; l >= 1; --l)
-    average_down(dh, l, f, o);
+void average_down(const distributed_hierarchy& dh, const distributed_field<T>& f,
+                  const exchange_options& o = {}) {
+  for (int l = dh.n_levels() - 1; l >= 1; --l) average_down(dh, l, f, o);
 }
 
 TACK_IMPL_KERNEL_ABI_END
 
-} // namespace tack::mpi
+}  // namespace tack::mpi

@@ -101,8 +101,9 @@ distributed_array<std::remove_const_t<T>, Rank> scatter(const communicator& comm
     tack::options o;
     o.device = tack::cpu();
     o.layout = tack::layout::aos;
-    src = global.host_accessible() && global.layout() == tack::layout::aos ? global.as_const()
-                                                                           : global.copy(o).as_const();
+    src = global.host_accessible() && global.layout() == tack::layout::aos
+              ? global.as_const()
+              : global.copy(o).as_const();
   }
   bool staged = false;
   auto mine = detail::host_rows(out.local(), staged);
@@ -135,10 +136,12 @@ distributed_array<T, Rank> redistribute(const distributed_array<T, Rank>& a, con
   for (int q = 0; q < n; ++q) {
     const auto u = static_cast<std::size_t>(q);
     // What I own now and q owns after; what q owns now and I own after.
-    const index_t s0 = std::max(from.first(me), to.first(q)), s1 = std::min(from.end(me), to.end(q));
+    const index_t s0 = std::max(from.first(me), to.first(q)),
+                  s1 = std::min(from.end(me), to.end(q));
     sc[u] = s1 > s0 ? static_cast<std::size_t>(s1 - s0) * rb : 0;
     sd[u] = s1 > s0 ? static_cast<std::size_t>(s0 - from.first(me)) * rb : 0;
-    const index_t r0 = std::max(from.first(q), to.first(me)), r1 = std::min(from.end(q), to.end(me));
+    const index_t r0 = std::max(from.first(q), to.first(me)),
+                  r1 = std::min(from.end(q), to.end(me));
     rc[u] = r1 > r0 ? static_cast<std::size_t>(r1 - r0) * rb : 0;
     rd[u] = r1 > r0 ? static_cast<std::size_t>(r0 - to.first(me)) * rb : 0;
   }

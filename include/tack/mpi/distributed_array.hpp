@@ -47,11 +47,11 @@ struct exchange_options {
 namespace detail {
 /// One contiguous run of ghost rows that one rank fills from another's owned rows.
 struct ghost_run {
-  int peer;             // the rank sending (receives) or receiving (sends)
-  int tag;              // the run's number among the receiving rank's runs
-  index_t piece_row;    // first row in this rank's piece (with ghosts)
-  index_t rows;         // rows in the run
-  index_t source_row;   // self copies: the owned piece row the values come from
+  int peer;            // the rank sending (receives) or receiving (sends)
+  int tag;             // the run's number among the receiving rank's runs
+  index_t piece_row;   // first row in this rank's piece (with ghosts)
+  index_t rows;        // rows in the run
+  index_t source_row;  // self copies: the owned piece row the values come from
 };
 inline constexpr int ghost_tag_base = 0x7a00;
 
@@ -104,8 +104,9 @@ void for_each_ghost_run(const partition& p, int r, index_t ghosts, bool periodic
 /// `tack::mpi::distributed_array<double, 2> u(comm, {1000, 3}, {.ghosts = 1});`
 template <class T, int Rank = 1>
 class distributed_array {
-  static_assert(!std::is_const_v<T>, "tack::mpi::distributed_array: the element type must not be "
-                                     "const; pass the array as const& to read it");
+  static_assert(!std::is_const_v<T>,
+                "tack::mpi::distributed_array: the element type must not be "
+                "const; pass the array as const& to read it");
 
 public:
   using value_type = T;
@@ -119,7 +120,8 @@ public:
       : st_(std::make_shared<state>()) {
     const char* what = "tack::mpi::distributed_array";
     if (!comm.valid()) {
-      throw value_error(std::string(what) + ": the communicator handle is empty; use "
+      throw value_error(std::string(what) +
+                        ": the communicator handle is empty; use "
                         "tack::mpi::communicator::world()");
     }
     auto& s = *st_;
@@ -135,9 +137,9 @@ public:
     for (int dd = 0; dd < Rank; ++dd) {
       if (s.global[static_cast<std::size_t>(dd)] < 0) {
         throw value_error(std::string(what) + ": extent " +
-                          std::to_string(s.global[static_cast<std::size_t>(dd)]) + " of dimension " +
-                          std::to_string(dd) + " of the global shape " + shape_string(s.global) +
-                          " is negative");
+                          std::to_string(s.global[static_cast<std::size_t>(dd)]) +
+                          " of dimension " + std::to_string(dd) + " of the global shape " +
+                          shape_string(s.global) + " is negative");
       }
     }
     if (s.ghosts < 0) {
@@ -189,8 +191,9 @@ public:
     return "distributed_array<" + std::string(dtype_of<T>().name()) + ", " + std::to_string(Rank) +
            "> global shape " + shape_string(s.global) + ", " + std::to_string(s.ghosts) +
            " ghost row" + (s.ghosts == 1 ? "" : "s") + (s.periodic ? " (periodic)" : "") +
-           ", rows [" + std::to_string(s.part.first(s.me)) + ", " + std::to_string(s.part.end(s.me)) +
-           ") on rank " + std::to_string(s.me) + " of " + std::to_string(s.part.ranks());
+           ", rows [" + std::to_string(s.part.first(s.me)) + ", " +
+           std::to_string(s.part.end(s.me)) + ") on rank " + std::to_string(s.me) + " of " +
+           std::to_string(s.part.ranks());
   }
 
   /// What every rank must agree on in a collective call: element type, global shape, ghosts,
@@ -241,27 +244,28 @@ private:
   void plan() {
     auto& s = *st_;
     int tag = 0;
-    detail::for_each_ghost_run(s.part, s.me, s.ghosts, s.periodic,
-                               [&](index_t piece_row, index_t global_row, index_t n, int owner) {
-                                 if (owner == s.me) {
-                                   s.self.push_back({owner, tag, piece_row, n,
-                                                     global_row - s.part.first(s.me) + s.ghosts});
-                                 } else {
-                                   s.recvs.push_back({owner, detail::ghost_tag_base + tag, piece_row, n, 0});
-                                 }
-                                 ++tag;
-                               });
+    detail::for_each_ghost_run(
+        s.part, s.me, s.ghosts, s.periodic,
+        [&](index_t piece_row, index_t global_row, index_t n, int owner) {
+          if (owner == s.me) {
+            s.self.push_back(
+                {owner, tag, piece_row, n, global_row - s.part.first(s.me) + s.ghosts});
+          } else {
+            s.recvs.push_back({owner, detail::ghost_tag_base + tag, piece_row, n, 0});
+          }
+          ++tag;
+        });
     for (int r = 0; r < s.part.ranks(); ++r) {
       if (r == s.me) continue;
       int t = 0;
-      detail::for_each_ghost_run(s.part, r, s.ghosts, s.periodic,
-                                 [&](index_t, index_t global_row, index_t n, int owner) {
-                                   if (owner == s.me) {
-                                     s.sends.push_back({r, detail::ghost_tag_base + t,
-                                                        global_row - s.part.first(s.me) + s.ghosts, n, 0});
-                                   }
-                                   ++t;
-                                 });
+      detail::for_each_ghost_run(
+          s.part, r, s.ghosts, s.periodic, [&](index_t, index_t global_row, index_t n, int owner) {
+            if (owner == s.me) {
+              s.sends.push_back({r, detail::ghost_tag_base + t,
+                                 global_row - s.part.first(s.me) + s.ghosts, n, 0});
+            }
+            ++t;
+          });
     }
   }
 };
@@ -275,8 +279,8 @@ void distributed_array<T, Rank>::exchange_ghosts(const exchange_options& o) cons
   // Host memory, or device memory that the MPI library reads itself (CUDA-aware): the messages
   // are posted on the piece's own rows. Otherwise each run goes through a pinned host mirror.
   const bool direct = s.piece.host_accessible() || detail::cuda_aware();
-  const std::size_t row_bytes = s.piece.nbytes() / static_cast<std::size_t>(
-                                    s.piece.extent(0) > 0 ? s.piece.extent(0) : 1);
+  const std::size_t row_bytes =
+      s.piece.nbytes() / static_cast<std::size_t>(s.piece.extent(0) > 0 ? s.piece.extent(0) : 1);
   if (!direct && s.staging.empty()) {
     tack::options pinned;
     pinned.device = tack::cpu();
@@ -311,7 +315,8 @@ void distributed_array<T, Rank>::exchange_ghosts(const exchange_options& o) cons
   s.requests.wait_all(what);
   if (!direct) {
     k = 0;
-    for (auto& m : s.recvs) tack::copyto(s.piece.rows(m.piece_row, m.piece_row + m.rows), s.staging[k++]);
+    for (auto& m : s.recvs)
+      tack::copyto(s.piece.rows(m.piece_row, m.piece_row + m.rows), s.staging[k++]);
   }
   s.piece.bump_version();
 }

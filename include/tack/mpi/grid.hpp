@@ -51,10 +51,9 @@ public:
     s.ghosts = o.ghosts;
     s.periodic = o.periodic;
     s.device = o.device;
-    std::string sig = "grid of " + shape_string(extents) + " cells, " +
-                      std::to_string(o.ghosts) + " ghost layers, periodic " +
-                      std::to_string(o.periodic[0]) + std::to_string(o.periodic[1]) +
-                      std::to_string(o.periodic[2]) + ", dims " +
+    std::string sig = "grid of " + shape_string(extents) + " cells, " + std::to_string(o.ghosts) +
+                      " ghost layers, periodic " + std::to_string(o.periodic[0]) +
+                      std::to_string(o.periodic[1]) + std::to_string(o.periodic[2]) + ", dims " +
                       shape_string(std::array<index_t, 3>{o.dims[0], o.dims[1], o.dims[2]});
     detail::agree(comm, what, sig);
     index_t fixed = 1;
@@ -66,8 +65,10 @@ public:
       if (o.dims[u] > 0) fixed *= o.dims[u];
     }
     if (o.ghosts < 0 || comm.size() % fixed != 0) {
-      throw value_error(std::string(what) + ": " + sig + ": ghosts must be >= 0 and the nonzero "
-                        "dims must divide the " + std::to_string(comm.size()) + " ranks");
+      throw value_error(std::string(what) + ": " + sig +
+                        ": ghosts must be >= 0 and the nonzero "
+                        "dims must divide the " +
+                        std::to_string(comm.size()) + " ranks");
     }
     s.dims = o.dims;
     s.parent = comm;
@@ -164,13 +165,15 @@ public:
     // ghost layers there is nothing to exchange (and MPI refuses empty subarrays).
     for (int d = 1; d < 3 && gh > 0; ++d) {
       const auto u = static_cast<std::size_t>(d);
-      const std::array<index_t, 4> starts{gh, l[u], 0, l[u] + gh};  // send lo, send hi, recv lo, recv hi
+      const std::array<index_t, 4> starts{gh, l[u], 0,
+                                          l[u] + gh};  // send lo, send hi, recv lo, recv hi
       for (int k = 0; k < 4; ++k) {
         auto sub = s.shape;
         sub[u] = gh;
         std::array<index_t, 3> st{0, 0, 0};
         st[u] = starts[static_cast<std::size_t>(k)];
-        s.types[u][static_cast<std::size_t>(k)] = detail::datatype::subarray(s.shape, sub, st, sizeof(T));
+        s.types[u][static_cast<std::size_t>(k)] =
+            detail::datatype::subarray(s.shape, sub, st, sizeof(T));
       }
     }
   }
@@ -181,7 +184,8 @@ public:
   array<T, 3> with_ghosts() const { return get("with_ghosts").block; }
   /// `grid_array<f64> on grid of ...`.
   std::string describe() const {
-    return "grid_array<" + std::string(dtype_of<T>().name()) + "> on " + get("describe").g.describe();
+    return "grid_array<" + std::string(dtype_of<T>().name()) + "> on " +
+           get("describe").g.describe();
   }
 
   /// Fills every ghost cell (faces, edges, corners) with the value of the global cell it stands
@@ -195,9 +199,10 @@ public:
     auto& s = *st_;
     const auto& c = s.g.comm();
     if (o.agree) {
-      detail::agree(s.g.parent(), what, "grid_array<" + std::string(dtype_of<T>().name()) + "> on grid of " +
-                                 shape_string(s.g.global_extents()) + ", ghosts " +
-                                 std::to_string(s.g.ghosts()));
+      detail::agree(s.g.parent(), what,
+                    "grid_array<" + std::string(dtype_of<T>().name()) + "> on grid of " +
+                        shape_string(s.g.global_extents()) + ", ghosts " +
+                        std::to_string(s.g.ghosts()));
     }
     const index_t gh = s.g.ghosts();
     if (gh == 0) return;
@@ -219,9 +224,11 @@ public:
       const int lo = s.g.neighbor(d, 0), hi = s.g.neighbor(d, 1);
       const int down = 10 + 2 * d, up = 11 + 2 * d;  // toward lower / upper coordinates
       if (d == 0) {
-        const std::size_t bytes = static_cast<std::size_t>(gh * s.shape[1] * s.shape[2]) * sizeof(T);
+        const std::size_t bytes =
+            static_cast<std::size_t>(gh * s.shape[1] * s.shape[2]) * sizeof(T);
         if (lo >= 0) s.requests.irecv(c, b.rows(0, gh).data(), bytes, lo, up, what);
-        if (hi >= 0) s.requests.irecv(c, b.rows(l[0] + gh, l[0] + 2 * gh).data(), bytes, hi, down, what);
+        if (hi >= 0)
+          s.requests.irecv(c, b.rows(l[0] + gh, l[0] + 2 * gh).data(), bytes, hi, down, what);
         if (lo >= 0) s.requests.isend(c, b.rows(gh, 2 * gh).data(), bytes, lo, down, what);
         if (hi >= 0) s.requests.isend(c, b.rows(l[0], l[0] + gh).data(), bytes, hi, up, what);
       } else {

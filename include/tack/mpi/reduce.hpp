@@ -90,9 +90,8 @@ auto sum(const distributed_array<T, Rank>& a) {
   const auto l = detail::host_local(a);
   const index_t per_row = detail::scalars_per_row(a);
   if constexpr (std::is_floating_point_v<S>) {
-    return detail::ordered_sum<S, S>(a.comm(), detail::scalars(l), nullptr,
-                                     a.first_row() * per_row, a.local_rows() * per_row,
-                                     a.global_shape()[0] * per_row, what);
+    return detail::ordered_sum<S, S>(a.comm(), detail::scalars(l), nullptr, a.first_row() * per_row,
+                                     a.local_rows() * per_row, a.global_shape()[0] * per_row, what);
   } else {
     const R mine = l.size() > 0 ? tack::sum(l) : R{};
     R out{};
@@ -107,7 +106,8 @@ template <class T, int Rank>
 scalar_t<T> min(const distributed_array<T, Rank>& a) {
   using S = scalar_t<T>;
   return detail::extremum("tack::mpi::min", a, detail::reduce_op::min,
-                          tack::ops::min::identity<S>(), [](const auto& l) { return tack::min(l); });
+                          tack::ops::min::identity<S>(),
+                          [](const auto& l) { return tack::min(l); });
 }
 
 /// The largest owned scalar component over all ranks; no elements anywhere is a `value_error`.
@@ -116,7 +116,8 @@ template <class T, int Rank>
 scalar_t<T> max(const distributed_array<T, Rank>& a) {
   using S = scalar_t<T>;
   return detail::extremum("tack::mpi::max", a, detail::reduce_op::max,
-                          tack::ops::max::identity<S>(), [](const auto& l) { return tack::max(l); });
+                          tack::ops::max::identity<S>(),
+                          [](const auto& l) { return tack::max(l); });
 }
 
 /// The sum of the products of paired scalar components of `a` and `b`, which must have the same
@@ -165,9 +166,9 @@ auto mean(const distributed_array<T, Rank>& a) {
   const index_t total = a.global_shape()[0] * per_row;
   if (total == 0) detail::throw_empty_global(what, a);
   const auto l = detail::host_local(a);
-  const R s = detail::ordered_sum<R, S>(a.comm(), detail::scalars(l), nullptr,
-                                        a.first_row() * per_row, a.local_rows() * per_row, total,
-                                        what);
+  const R s =
+      detail::ordered_sum<R, S>(a.comm(), detail::scalars(l), nullptr, a.first_row() * per_row,
+                                a.local_rows() * per_row, total, what);
   return static_cast<R>(s / static_cast<R>(total));
 }
 
@@ -255,7 +256,9 @@ scalar_t<T> grid_extremum(const char* what, const grid_array<T>& a, reduce_op op
   const bool is_min = op == reduce_op::min;
   S mine = is_min ? tack::ops::min::identity<S>() : tack::ops::max::identity<S>();
   if (r.n0 > 0 && r.n1 > 0 && r.run > 0) {
-    for_each_owned(r, [&](index_t k) { mine = is_min ? tack::ops::min{}(mine, p[k]) : tack::ops::max{}(mine, p[k]); });
+    for_each_owned(r, [&](index_t k) {
+      mine = is_min ? tack::ops::min{}(mine, p[k]) : tack::ops::max{}(mine, p[k]);
+    });
   }
   S out{};
   allreduce(a.layout().parent(), &mine, &out, 1, kind_of<S>(), op, what);
@@ -278,13 +281,17 @@ auto sum(const grid_array<T>& a) {
   const auto b = detail::host_block(a);
   const auto r = detail::owned_runs<T>(b, gh);
   if constexpr (std::is_floating_point_v<S>) {
-    return detail::exact_sum<S, S>(a.layout().parent(), detail::first_owned(b, gh), nullptr, r, what);
+    return detail::exact_sum<S, S>(a.layout().parent(), detail::first_owned(b, gh), nullptr, r,
+                                   what);
   } else {
     const S* p = detail::first_owned(b, gh);
     R mine{};
-    if (p) detail::for_each_owned(r, [&](index_t k) { mine = detail::wrapping_add(mine, static_cast<R>(p[k])); });
+    if (p)
+      detail::for_each_owned(
+          r, [&](index_t k) { mine = detail::wrapping_add(mine, static_cast<R>(p[k])); });
     R out{};
-    detail::allreduce(a.layout().parent(), &mine, &out, 1, detail::kind_of<R>(), detail::reduce_op::sum, what);
+    detail::allreduce(a.layout().parent(), &mine, &out, 1, detail::kind_of<R>(),
+                      detail::reduce_op::sum, what);
     return out;
   }
 }
@@ -319,10 +326,10 @@ auto dot(const grid_array<T>& a, const grid_array<U>& b) {
   detail::agree(comm, what, detail::grid_signature(a) + " with " + detail::grid_signature(b));
   const auto& ga = a.layout();
   const auto& gb = b.layout();
-  if (ga.global_extents() != gb.global_extents() || ga.ghosts() != gb.ghosts() || ga.dims() != gb.dims() ||
-      ga.local_offset() != gb.local_offset()) {
-    throw value_error(std::string(what) + ": the grid arrays lie on different grids: " + a.describe() + " and " +
-                      b.describe());
+  if (ga.global_extents() != gb.global_extents() || ga.ghosts() != gb.ghosts() ||
+      ga.dims() != gb.dims() || ga.local_offset() != gb.local_offset()) {
+    throw value_error(std::string(what) + ": the grid arrays lie on different grids: " +
+                      a.describe() + " and " + b.describe());
   }
   const index_t gh = ga.ghosts();
   const auto ba = detail::host_block(a);
@@ -337,7 +344,8 @@ auto dot(const grid_array<T>& a, const grid_array<U>& b) {
     R mine{};
     if (pa) {
       detail::for_each_owned(r, [&](index_t k) {
-        mine = detail::wrapping_add(mine, static_cast<R>(static_cast<R>(pa[k]) * static_cast<R>(pb[k])));
+        mine = detail::wrapping_add(mine,
+                                    static_cast<R>(static_cast<R>(pa[k]) * static_cast<R>(pb[k])));
       });
     }
     R out{};

@@ -74,9 +74,12 @@ inline constexpr int dtype_slots_per_kind = 1 + dtype_runtime_vector_max + 16;
 constexpr int dtype_slot(scalar_kind k, dtype_form form, int rows, int cols) {
   const int base = static_cast<int>(k) * dtype_slots_per_kind;
   switch (form) {
-  case dtype_form::scalar: return base;
-  case dtype_form::vector: return base + rows;
-  case dtype_form::matrix: return base + 1 + dtype_runtime_vector_max + (rows - 1) * 4 + (cols - 1);
+    case dtype_form::scalar:
+      return base;
+    case dtype_form::vector:
+      return base + rows;
+    case dtype_form::matrix:
+      return base + 1 + dtype_runtime_vector_max + (rows - 1) * 4 + (cols - 1);
   }
   return base;
 }
@@ -133,8 +136,11 @@ public:
   /// The scalar dtype of kind `k` (a value outside the enumeration is a `value_error`).
   /// `tack::dtype d{tack::scalar_kind::i32};`
   constexpr explicit dtype(scalar_kind k)
-      : kind_(checked_kind("tack::dtype(scalar_kind)", k)), form_(detail::dtype_form::scalar),
-        rows_(1), cols_(1), name_(table_name(k, detail::dtype_form::scalar, 1, 1)) {}
+      : kind_(checked_kind("tack::dtype(scalar_kind)", k)),
+        form_(detail::dtype_form::scalar),
+        rows_(1),
+        cols_(1),
+        name_(table_name(k, detail::dtype_form::scalar, 1, 1)) {}
 
   /// The vector dtype of `n` components of kind `k`; `n` outside 1..16 is a `value_error` (use
   /// `dtype_of<vec<T, N>>()` for longer vectors). `auto d = tack::dtype::vector(tack::scalar_kind::f32, 3);`
@@ -237,9 +243,10 @@ template <class T>
 constexpr dtype dtype_of() noexcept {
   using E = std::remove_cv_t<T>;
   if constexpr (!element<E>) {
-    static_assert(element<E>,
-                  "tack::dtype_of<T>: T must be a tack element type: float, double, std::int8_t ... "
-                  "std::uint64_t, bool, or tack::vec / tack::mat of one of those");
+    static_assert(
+        element<E>,
+        "tack::dtype_of<T>: T must be a tack element type: float, double, std::int8_t ... "
+        "std::uint64_t, bool, or tack::vec / tack::mat of one of those");
     return dtype{};
   } else {
     constexpr scalar_kind k = scalar_kind_of_v<scalar_t<E>>;

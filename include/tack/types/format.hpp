@@ -48,7 +48,7 @@ void append_vec(std::string& out, const vec<T, N>& v) {
 /// Appends the text of an element to `out` (no allocation beyond `out`'s growth); array printing
 /// uses it per element. `std::string s; tack::append_to(s, tack::vec2f{1, 2});  // "[1, 2]"`
 template <class T>
-  requires element<T>
+requires element<T>
 void append_to(std::string& out, const T& x) {
   using E = std::remove_cv_t<T>;
   if constexpr (is_vec_v<E>) {
@@ -70,8 +70,7 @@ void append_to(std::string& out, const T& x) {
 /// The text of an element: `"1.5"`, `"[1, 0, 0]"`, `"[[1, 2], [3, 4]]"` (a matrix row by row).
 /// `std::string s = tack::to_string(tack::mat2f{{1, 2}, {3, 4}});`
 template <class T>
-  requires element<T>
-std::string to_string(const T& x) {
+requires element<T> std::string to_string(const T& x) {
   std::string out;
   append_to(out, x);
   return out;

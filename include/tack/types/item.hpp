@@ -16,8 +16,9 @@ namespace tack {
 namespace detail {
 template <class T, int... E>
 struct item_type {
-  static_assert(sizeof...(E) <= 2, "tack::item<T, E...>: give no extent (a scalar), one (a "
-                                   "vector) or two (a matrix); use an array for more dimensions");
+  static_assert(sizeof...(E) <= 2,
+                "tack::item<T, E...>: give no extent (a scalar), one (a "
+                "vector) or two (a matrix); use an array for more dimensions");
   using type = T;
 };
 template <class T, int N>
@@ -88,6 +89,6 @@ inline constexpr int component_cols_v = detail::element_traits<std::remove_cv_t<
 /// `bool`), or a `vec` / `mat` of one. cv-qualifiers are ignored (`array<const T>` holds `T`).
 /// `template <tack::element T> void store(T value);`
 template <class T>
-concept element = is_scalar_v<T> || ((is_vec_v<T> || is_mat_v<T>) && is_scalar_v<scalar_t<T>>);
+concept element = is_scalar_v<T> ||((is_vec_v<T> || is_mat_v<T>)&&is_scalar_v<scalar_t<T>>);
 
 }  // namespace tack

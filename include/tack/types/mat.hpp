@@ -23,29 +23,32 @@ namespace tack {
 namespace detail {
 
 // Brace construction with the wrong shape; see vec_value_count for why the numbers are spelled out.
-#define TACK_IMPL_MAT_ROWS(E, G)                                                                   \
-  static_assert(!(Expected == E && Got == G),                                                      \
-                "tack::mat<T, " #E ", C>: expected " #E " rows, got " #G                           \
+#define TACK_IMPL_MAT_ROWS(E, G)                                         \
+  static_assert(!(Expected == E && Got == G),                            \
+                "tack::mat<T, " #E ", C>: expected " #E " rows, got " #G \
                 "; write one braced row per matrix row, e.g. tack::mat2f{{a, b}, {c, d}}");
-#define TACK_IMPL_MAT_COLS(E, G)                                                                   \
-  static_assert(!(Expected == E && Got == G),                                                      \
-                "tack::mat<T, R, " #E ">: expected " #E " values per row, got " #G                 \
+#define TACK_IMPL_MAT_COLS(E, G)                                                   \
+  static_assert(!(Expected == E && Got == G),                                      \
+                "tack::mat<T, R, " #E ">: expected " #E " values per row, got " #G \
                 "; write one braced row per matrix row, e.g. tack::mat2f{{a, b}, {c, d}}");
-#define TACK_IMPL_MAT_COUNTS(M, E)                                                                 \
-  M(E, 1) M(E, 2) M(E, 3) M(E, 4) M(E, 5) M(E, 6) M(E, 7) M(E, 8)
+#define TACK_IMPL_MAT_COUNTS(M, E) M(E, 1) M(E, 2) M(E, 3) M(E, 4) M(E, 5) M(E, 6) M(E, 7) M(E, 8)
 template <int Expected, int Got>
 TACK_INLINE constexpr void mat_row_count() {
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 1) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 2)
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 3) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 4)
-  static_assert(Got <= 8, "tack::mat<T, R, C>: wrong number of rows in braces; give exactly R "
-                          "braced rows, e.g. tack::mat2f{{a, b}, {c, d}}");
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 1)
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 2) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 3)
+      TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 4) static_assert(
+          Got <= 8,
+          "tack::mat<T, R, C>: wrong number of rows in braces; give exactly R "
+          "braced rows, e.g. tack::mat2f{{a, b}, {c, d}}");
 }
 template <int Expected, int Got>
 TACK_INLINE constexpr void mat_col_count() {
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 1) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 2)
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 3) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 4)
-  static_assert(Got <= 8, "tack::mat<T, R, C>: wrong number of values in a row; give exactly C "
-                          "values per row, e.g. tack::mat2f{{a, b}, {c, d}}");
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 1)
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 2) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 3)
+      TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 4) static_assert(
+          Got <= 8,
+          "tack::mat<T, R, C>: wrong number of values in a row; give exactly C "
+          "values per row, e.g. tack::mat2f{{a, b}, {c, d}}");
 }
 #undef TACK_IMPL_MAT_COUNTS
 #undef TACK_IMPL_MAT_COLS
@@ -65,8 +68,9 @@ TACK_INLINE constexpr bool check_same_mat() {
   if constexpr (R != R2 || C != C2) {
     static_assert(R == R2 && C == C2, "tack::mat: + and - need two matrices of the same shape");
   } else {
-    static_assert(std::is_same_v<T, U>, "tack::mat: operators need the same component type; "
-                                        "convert one operand first, e.g. tack::mat3d(a) + b");
+    static_assert(std::is_same_v<T, U>,
+                  "tack::mat: operators need the same component type; "
+                  "convert one operand first, e.g. tack::mat3d(a) + b");
   }
   return R == R2 && C == C2 && std::is_same_v<T, U>;
 }
@@ -103,8 +107,7 @@ struct mat {
   /// Row by row. `tack::mat2f m{{1, 2}, {3, 4}};`
   /// Each row is a braced list of `T` (as for a `T[C]` array, so narrowing a variable is refused).
   template <std::size_t... Ks>
-    requires(sizeof...(Ks) >= 1)
-  TACK_HOST_DEVICE constexpr mat(const T (&... values)[Ks]) : rows_{} {
+  requires(sizeof...(Ks) >= 1) TACK_HOST_DEVICE constexpr mat(const T (&... values)[Ks]) : rows_{} {
     if constexpr (sizeof...(Ks) != R) {
       detail::mat_row_count<R, static_cast<int>(sizeof...(Ks))>();
     } else if constexpr (constexpr int bad = detail::first_bad_row_length<C, Ks...>(); bad != 0) {
@@ -117,8 +120,8 @@ struct mat {
 
   /// From R row vectors. `tack::mat3f m{e0, e1, e2};`
   template <class... Rows>
-    requires(sizeof...(Rows) >= 1 && (std::is_same_v<std::remove_cvref_t<Rows>, vec<T, C>> && ...))
-  TACK_HOST_DEVICE constexpr explicit(sizeof...(Rows) == 1) mat(const Rows&... row_vectors)
+  requires(sizeof...(Rows) >= 1 && (std::is_same_v<std::remove_cvref_t<Rows>, vec<T, C>> && ...))
+      TACK_HOST_DEVICE constexpr explicit(sizeof...(Rows) == 1) mat(const Rows&... row_vectors)
       : rows_{} {
     if constexpr (sizeof...(Rows) != R) {
       detail::mat_row_count<R, static_cast<int>(sizeof...(Rows))>();
@@ -131,17 +134,19 @@ struct mat {
   /// A flat list of scalars is refused: the row structure must be visible in the source. (This
   /// overload exists only to say so instead of "no matching constructor".)
   template <class... Args>
-    requires(sizeof...(Args) >= 1 && (std::is_arithmetic_v<Args> && ...))
-  TACK_HOST_DEVICE constexpr explicit mat(Args...) : rows_{} {
-    static_assert(detail::dependent_false_v<Args...>,
-                  "tack::mat<T, R, C>: give the values row by row, e.g. tack::mat2f{{a, b}, {c, d}}, "
-                  "or use tack::mat<T, R, C>::filled(x) to broadcast one value");
+  requires(sizeof...(Args) >= 1 && (std::is_arithmetic_v<Args> && ...))
+      TACK_HOST_DEVICE constexpr explicit mat(Args...)
+      : rows_{} {
+    static_assert(
+        detail::dependent_false_v<Args...>,
+        "tack::mat<T, R, C>: give the values row by row, e.g. tack::mat2f{{a, b}, {c, d}}, "
+        "or use tack::mat<T, R, C>::filled(x) to broadcast one value");
   }
 
   /// Converts each entry with `static_cast`. `auto f = tack::mat3f(some_mat3d);`
   template <class U>
-    requires(!std::is_same_v<U, T>)
-  TACK_HOST_DEVICE constexpr explicit mat(const mat<U, R, C>& other) : rows_{} {
+  requires(!std::is_same_v<U, T>) TACK_HOST_DEVICE constexpr explicit mat(const mat<U, R, C>& other)
+      : rows_{} {
     for (int i = 0; i < R; ++i) {
       rows_[i] = vec<T, C>(other[i]);
     }
@@ -184,8 +189,8 @@ struct mat {
 
   /// Column `j`, copied into a vector. `tack::vec3f axis = m.col(2);`
   TACK_HOST_DEVICE constexpr vec<T, R> col(int j) const {
-    TACK_EXPECTS(j >= 0 && j < C, "tack::mat<T, %d, %d>::col: column %d is outside [0, %d)", R, C, j,
-                 C);
+    TACK_EXPECTS(j >= 0 && j < C, "tack::mat<T, %d, %d>::col: column %d is outside [0, %d)", R, C,
+                 j, C);
     vec<T, R> v{};
     for (int i = 0; i < R; ++i) {
       v[i] = rows_[i].data()[j];
@@ -214,16 +219,14 @@ struct mat {
   TACK_HOST_DEVICE constexpr mat& operator*=(const mat<T, C, C>& b);
   /// Entry-wise with a scalar, converted to `T` first. `m *= 2; m /= 4;`
   template <class S>
-    requires std::is_arithmetic_v<S>
-  TACK_HOST_DEVICE constexpr mat& operator*=(S s) {
+  requires std::is_arithmetic_v<S> TACK_HOST_DEVICE constexpr mat& operator*=(S s) {
     for (int i = 0; i < R; ++i) {
       rows_[i] *= s;
     }
     return *this;
   }
   template <class S>
-    requires std::is_arithmetic_v<S>
-  TACK_HOST_DEVICE constexpr mat& operator/=(S s) {
+  requires std::is_arithmetic_v<S> TACK_HOST_DEVICE constexpr mat& operator/=(S s) {
     for (int i = 0; i < R; ++i) {
       rows_[i] /= s;
     }
@@ -308,20 +311,20 @@ TACK_INLINE constexpr mat<T, R, C> operator+(const mat<T, R, C>& m) {
 /// Matrix times scalar (either side) and matrix divided by scalar, entry-wise; the scalar is
 /// converted to `T`. `auto half = 0.5f * m;`
 template <class T, int R, int C, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr mat<T, R, C> operator*(const mat<T, R, C>& m, S s) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr mat<T, R, C> operator*(const mat<T, R, C>& m,
+                                                                              S s) {
   mat<T, R, C> r = m;
   return r *= s;
 }
 template <class T, int R, int C, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr mat<T, R, C> operator*(S s, const mat<T, R, C>& m) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr mat<T, R, C> operator*(
+    S s, const mat<T, R, C>& m) {
   mat<T, R, C> r = m;
   return r *= s;
 }
 template <class T, int R, int C, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr mat<T, R, C> operator/(const mat<T, R, C>& m, S s) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr mat<T, R, C> operator/(const mat<T, R, C>& m,
+                                                                              S s) {
   mat<T, R, C> r = m;
   return r /= s;
 }
@@ -332,11 +335,13 @@ template <class T, int R, int C, class U, int N>
 TACK_INLINE constexpr vec<T, R> operator*(const mat<T, R, C>& m, const vec<U, N>& v) {
   vec<T, R> r{};
   if constexpr (N != C) {
-    static_assert(N == C, "tack::mat * tack::vec: the vector needs as many components as the matrix "
-                          "has columns");
+    static_assert(N == C,
+                  "tack::mat * tack::vec: the vector needs as many components as the matrix "
+                  "has columns");
   } else if constexpr (!std::is_same_v<T, U>) {
-    static_assert(std::is_same_v<T, U>, "tack::mat * tack::vec: operands need the same component "
-                                        "type; convert one first, e.g. tack::mat3d(m) * v");
+    static_assert(std::is_same_v<T, U>,
+                  "tack::mat * tack::vec: operands need the same component "
+                  "type; convert one first, e.g. tack::mat3d(m) * v");
   } else {
     for (int i = 0; i < R; ++i) {
       r[i] = dot(m[i], v);
@@ -350,11 +355,13 @@ template <class T, int R, int K, class U, int K2, int C>
 TACK_INLINE constexpr mat<T, R, C> operator*(const mat<T, R, K>& a, const mat<U, K2, C>& b) {
   mat<T, R, C> r{};
   if constexpr (K != K2) {
-    static_assert(K == K2, "tack::mat * tack::mat: the left matrix needs as many columns as the "
-                           "right one has rows");
+    static_assert(K == K2,
+                  "tack::mat * tack::mat: the left matrix needs as many columns as the "
+                  "right one has rows");
   } else if constexpr (!std::is_same_v<T, U>) {
-    static_assert(std::is_same_v<T, U>, "tack::mat * tack::mat: operands need the same component "
-                                        "type; convert one first, e.g. tack::mat3d(a) * b");
+    static_assert(std::is_same_v<T, U>,
+                  "tack::mat * tack::mat: operands need the same component "
+                  "type; convert one first, e.g. tack::mat3d(a) * b");
   } else {
     for (int i = 0; i < R; ++i) {
       for (int j = 0; j < C; ++j) {
@@ -445,9 +452,10 @@ TACK_INLINE constexpr mat<T, R, C> inverse(const mat<T, R, C>& m) {
     static_assert(R == C, "tack::inverse: needs a square matrix");
     return m;
   } else if constexpr (!std::is_floating_point_v<T>) {
-    static_assert(std::is_floating_point_v<T>,
-                  "tack::inverse: needs floating-point entries (the inverse of an integer matrix is "
-                  "not an integer matrix); convert first, e.g. tack::inverse(tack::mat3d(m))");
+    static_assert(
+        std::is_floating_point_v<T>,
+        "tack::inverse: needs floating-point entries (the inverse of an integer matrix is "
+        "not an integer matrix); convert first, e.g. tack::inverse(tack::mat3d(m))");
     return m;
   } else {
     mat<T, R, C> inv{};

@@ -42,11 +42,11 @@ struct scalar_kind_of {
 // One specialization per listed type. Only these are tack scalars: `long long` or `char` are
 // distinct C++ types with no fixed width in the standard, and silently mapping them would make a
 // dtype depend on the platform. Users write `std::int64_t` (or `tack::i64`) instead.
-#define TACK_IMPL_SCALAR_KIND(Type, Kind)                                                          \
-  template <>                                                                                      \
-  struct scalar_kind_of<Type> {                                                                    \
-    static constexpr bool known = true;                                                            \
-    static constexpr scalar_kind value = scalar_kind::Kind;                                        \
+#define TACK_IMPL_SCALAR_KIND(Type, Kind)                   \
+  template <>                                               \
+  struct scalar_kind_of<Type> {                             \
+    static constexpr bool known = true;                     \
+    static constexpr scalar_kind value = scalar_kind::Kind; \
   };
 TACK_IMPL_SCALAR_KIND(float, f32)
 TACK_IMPL_SCALAR_KIND(double, f64)
@@ -71,23 +71,34 @@ inline constexpr bool is_scalar_v = detail::scalar_kind_of<std::remove_cv_t<T>>:
 /// The `scalar_kind` of a tack scalar type. `static_assert(tack::scalar_kind_of_v<double> ==
 /// tack::scalar_kind::f64);`
 template <class T>
-  requires is_scalar_v<T>
+requires is_scalar_v<T>
 inline constexpr scalar_kind scalar_kind_of_v = detail::scalar_kind_of<std::remove_cv_t<T>>::value;
 
 /// Bytes per value of a scalar kind. `tack::scalar_kind_size(tack::scalar_kind::f64) == 8`
 constexpr int scalar_kind_size(scalar_kind k) noexcept {
   switch (k) {
-  case scalar_kind::f32: return 4;
-  case scalar_kind::f64: return 8;
-  case scalar_kind::i8: return 1;
-  case scalar_kind::i16: return 2;
-  case scalar_kind::i32: return 4;
-  case scalar_kind::i64: return 8;
-  case scalar_kind::u8: return 1;
-  case scalar_kind::u16: return 2;
-  case scalar_kind::u32: return 4;
-  case scalar_kind::u64: return 8;
-  case scalar_kind::boolean: return static_cast<int>(sizeof(bool));
+    case scalar_kind::f32:
+      return 4;
+    case scalar_kind::f64:
+      return 8;
+    case scalar_kind::i8:
+      return 1;
+    case scalar_kind::i16:
+      return 2;
+    case scalar_kind::i32:
+      return 4;
+    case scalar_kind::i64:
+      return 8;
+    case scalar_kind::u8:
+      return 1;
+    case scalar_kind::u16:
+      return 2;
+    case scalar_kind::u32:
+      return 4;
+    case scalar_kind::u64:
+      return 8;
+    case scalar_kind::boolean:
+      return static_cast<int>(sizeof(bool));
   }
   return 0;
 }
@@ -96,17 +107,28 @@ constexpr int scalar_kind_size(scalar_kind k) noexcept {
 /// `std::puts(tack::scalar_kind_name(tack::scalar_kind::u8));  // u8`
 constexpr const char* scalar_kind_name(scalar_kind k) noexcept {
   switch (k) {
-  case scalar_kind::f32: return "f32";
-  case scalar_kind::f64: return "f64";
-  case scalar_kind::i8: return "i8";
-  case scalar_kind::i16: return "i16";
-  case scalar_kind::i32: return "i32";
-  case scalar_kind::i64: return "i64";
-  case scalar_kind::u8: return "u8";
-  case scalar_kind::u16: return "u16";
-  case scalar_kind::u32: return "u32";
-  case scalar_kind::u64: return "u64";
-  case scalar_kind::boolean: return "bool";
+    case scalar_kind::f32:
+      return "f32";
+    case scalar_kind::f64:
+      return "f64";
+    case scalar_kind::i8:
+      return "i8";
+    case scalar_kind::i16:
+      return "i16";
+    case scalar_kind::i32:
+      return "i32";
+    case scalar_kind::i64:
+      return "i64";
+    case scalar_kind::u8:
+      return "u8";
+    case scalar_kind::u16:
+      return "u16";
+    case scalar_kind::u32:
+      return "u32";
+    case scalar_kind::u64:
+      return "u64";
+    case scalar_kind::boolean:
+      return "bool";
   }
   return "?";
 }

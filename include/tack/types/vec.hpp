@@ -98,7 +98,8 @@ TACK_INLINE constexpr void check_scalar_operand() {
 template <class T, int N, class U, int M>
 TACK_INLINE constexpr bool check_same_vec() {
   if constexpr (N != M) {
-    static_assert(N == M, "tack::vec: component-wise operators need two vectors of the same length");
+    static_assert(N == M,
+                  "tack::vec: component-wise operators need two vectors of the same length");
   } else {
     static_assert(std::is_same_v<T, U>,
                   "tack::vec: component-wise operators need the same component type; convert one "
@@ -110,28 +111,30 @@ TACK_INLINE constexpr bool check_same_vec() {
 // Brace construction with the wrong number of values. A static_assert message must be a string
 // literal in C++20, so the counts are spelled out for the common lengths (expected 1..16, given
 // 1..17); beyond that a generic message is printed. Only the assertion for the actual pair fails.
-#define TACK_IMPL_VEC_COUNT(E, G)                                                                  \
-  static_assert(!(Expected == E && Got == G),                                                      \
-                "tack::vec<T, " #E ">: expected " #E " values, got " #G                            \
-                "; give one value per component, or use tack::vec<T, " #E                          \
+#define TACK_IMPL_VEC_COUNT(E, G)                                         \
+  static_assert(!(Expected == E && Got == G),                             \
+                "tack::vec<T, " #E ">: expected " #E " values, got " #G   \
+                "; give one value per component, or use tack::vec<T, " #E \
                 ">::filled(x) to broadcast one value");
 #define TACK_IMPL_VEC_COUNTS(E)                                                                    \
-  TACK_IMPL_VEC_COUNT(E, 1) TACK_IMPL_VEC_COUNT(E, 2) TACK_IMPL_VEC_COUNT(E, 3)                    \
-  TACK_IMPL_VEC_COUNT(E, 4) TACK_IMPL_VEC_COUNT(E, 5) TACK_IMPL_VEC_COUNT(E, 6)                    \
-  TACK_IMPL_VEC_COUNT(E, 7) TACK_IMPL_VEC_COUNT(E, 8) TACK_IMPL_VEC_COUNT(E, 9)                    \
-  TACK_IMPL_VEC_COUNT(E, 10) TACK_IMPL_VEC_COUNT(E, 11) TACK_IMPL_VEC_COUNT(E, 12)                 \
-  TACK_IMPL_VEC_COUNT(E, 13) TACK_IMPL_VEC_COUNT(E, 14) TACK_IMPL_VEC_COUNT(E, 15)                 \
-  TACK_IMPL_VEC_COUNT(E, 16) TACK_IMPL_VEC_COUNT(E, 17)
+  TACK_IMPL_VEC_COUNT(E, 1)                                                                        \
+  TACK_IMPL_VEC_COUNT(E, 2) TACK_IMPL_VEC_COUNT(E, 3) TACK_IMPL_VEC_COUNT(E, 4)                    \
+      TACK_IMPL_VEC_COUNT(E, 5) TACK_IMPL_VEC_COUNT(E, 6) TACK_IMPL_VEC_COUNT(E, 7)                \
+          TACK_IMPL_VEC_COUNT(E, 8) TACK_IMPL_VEC_COUNT(E, 9) TACK_IMPL_VEC_COUNT(E, 10)           \
+              TACK_IMPL_VEC_COUNT(E, 11) TACK_IMPL_VEC_COUNT(E, 12) TACK_IMPL_VEC_COUNT(E, 13)     \
+                  TACK_IMPL_VEC_COUNT(E, 14) TACK_IMPL_VEC_COUNT(E, 15) TACK_IMPL_VEC_COUNT(E, 16) \
+                      TACK_IMPL_VEC_COUNT(E, 17)
 template <int Expected, int Got>
 TACK_INLINE constexpr void vec_value_count() {
-  TACK_IMPL_VEC_COUNTS(1) TACK_IMPL_VEC_COUNTS(2) TACK_IMPL_VEC_COUNTS(3) TACK_IMPL_VEC_COUNTS(4)
-  TACK_IMPL_VEC_COUNTS(5) TACK_IMPL_VEC_COUNTS(6) TACK_IMPL_VEC_COUNTS(7) TACK_IMPL_VEC_COUNTS(8)
-  TACK_IMPL_VEC_COUNTS(9) TACK_IMPL_VEC_COUNTS(10) TACK_IMPL_VEC_COUNTS(11)
-  TACK_IMPL_VEC_COUNTS(12) TACK_IMPL_VEC_COUNTS(13) TACK_IMPL_VEC_COUNTS(14)
-  TACK_IMPL_VEC_COUNTS(15) TACK_IMPL_VEC_COUNTS(16)
-  static_assert(Expected <= 16 && Got <= 17,
-                "tack::vec<T, N>: wrong number of values in braces; give exactly N values (one per "
-                "component), or use tack::vec<T, N>::filled(x) to broadcast one value");
+  TACK_IMPL_VEC_COUNTS(1)
+  TACK_IMPL_VEC_COUNTS(2) TACK_IMPL_VEC_COUNTS(3) TACK_IMPL_VEC_COUNTS(4) TACK_IMPL_VEC_COUNTS(
+      5) TACK_IMPL_VEC_COUNTS(6) TACK_IMPL_VEC_COUNTS(7) TACK_IMPL_VEC_COUNTS(8)
+      TACK_IMPL_VEC_COUNTS(9) TACK_IMPL_VEC_COUNTS(10) TACK_IMPL_VEC_COUNTS(
+          11) TACK_IMPL_VEC_COUNTS(12) TACK_IMPL_VEC_COUNTS(13) TACK_IMPL_VEC_COUNTS(14)
+          TACK_IMPL_VEC_COUNTS(15) TACK_IMPL_VEC_COUNTS(16) static_assert(
+              Expected <= 16 && Got <= 17,
+              "tack::vec<T, N>: wrong number of values in braces; give exactly N values (one per "
+              "component), or use tack::vec<T, N>::filled(x) to broadcast one value");
 }
 #undef TACK_IMPL_VEC_COUNTS
 #undef TACK_IMPL_VEC_COUNT
@@ -165,23 +168,23 @@ struct vec {
 
   /// One value per component, converted to `T`. `tack::vec3f v{1, 0, 0};`
   template <class... Args>
-    requires(sizeof...(Args) == N && (std::is_convertible_v<Args, T> && ...))
-  TACK_HOST_DEVICE constexpr explicit(N == 1) vec(Args... values)
+  requires(sizeof...(Args) == N && (std::is_convertible_v<Args, T> && ...))
+      TACK_HOST_DEVICE constexpr explicit(N == 1) vec(Args... values)
       : data_{static_cast<T>(values)...} {}
 
   /// The wrong number of values: refused with "expected N values, got M" (this overload exists only
   /// to print that message instead of "no matching constructor").
   template <class... Args>
-    requires(sizeof...(Args) != N && sizeof...(Args) >= 1 &&
-             (std::is_convertible_v<Args, T> && ...))
-  TACK_HOST_DEVICE constexpr explicit(sizeof...(Args) == 1) vec(Args...) : data_{} {
+  requires(sizeof...(Args) != N && sizeof...(Args) >= 1 && (std::is_convertible_v<Args, T> && ...))
+      TACK_HOST_DEVICE constexpr explicit(sizeof...(Args) == 1) vec(Args...)
+      : data_{} {
     detail::vec_value_count<N, static_cast<int>(sizeof...(Args))>();
   }
 
   /// Converts each component with `static_cast`. `tack::vec3d d{...}; auto f = tack::vec3f(d);`
   template <class U>
-    requires(!std::is_same_v<U, T>)
-  TACK_HOST_DEVICE constexpr explicit vec(const vec<U, N>& other) : data_{} {
+  requires(!std::is_same_v<U, T>) TACK_HOST_DEVICE constexpr explicit vec(const vec<U, N>& other)
+      : data_{} {
     for (int i = 0; i < N; ++i) {
       data_[i] = static_cast<T>(other[i]);
     }
@@ -212,36 +215,12 @@ struct vec {
   /// Named components for N <= 4. `float height = p.z();`
   TACK_HOST_DEVICE constexpr T& x() { return data_[0]; }
   TACK_HOST_DEVICE constexpr const T& x() const { return data_[0]; }
-  TACK_HOST_DEVICE constexpr T& y()
-    requires(N >= 2)
-  {
-    return data_[1];
-  }
-  TACK_HOST_DEVICE constexpr const T& y() const
-    requires(N >= 2)
-  {
-    return data_[1];
-  }
-  TACK_HOST_DEVICE constexpr T& z()
-    requires(N >= 3)
-  {
-    return data_[2];
-  }
-  TACK_HOST_DEVICE constexpr const T& z() const
-    requires(N >= 3)
-  {
-    return data_[2];
-  }
-  TACK_HOST_DEVICE constexpr T& w()
-    requires(N >= 4)
-  {
-    return data_[3];
-  }
-  TACK_HOST_DEVICE constexpr const T& w() const
-    requires(N >= 4)
-  {
-    return data_[3];
-  }
+  TACK_HOST_DEVICE constexpr T& y() requires(N >= 2) { return data_[1]; }
+  TACK_HOST_DEVICE constexpr const T& y() const requires(N >= 2) { return data_[1]; }
+  TACK_HOST_DEVICE constexpr T& z() requires(N >= 3) { return data_[2]; }
+  TACK_HOST_DEVICE constexpr const T& z() const requires(N >= 3) { return data_[2]; }
+  TACK_HOST_DEVICE constexpr T& w() requires(N >= 4) { return data_[3]; }
+  TACK_HOST_DEVICE constexpr const T& w() const requires(N >= 4) { return data_[3]; }
 
   /// The `N` contiguous components. `std::memcpy(dst, v.data(), sizeof v);`
   TACK_HOST_DEVICE constexpr T* data() noexcept { return data_; }
@@ -274,8 +253,7 @@ struct vec {
   }
   /// With a scalar, converted to `T` first (see the file comment for the rules).
   template <class S>
-    requires std::is_arithmetic_v<S>
-  TACK_HOST_DEVICE constexpr vec& operator+=(S s) {
+  requires std::is_arithmetic_v<S> TACK_HOST_DEVICE constexpr vec& operator+=(S s) {
     detail::check_scalar_operand<T, S>();
     const T t = static_cast<T>(s);
     for (int i = 0; i < N; ++i) {
@@ -284,8 +262,7 @@ struct vec {
     return *this;
   }
   template <class S>
-    requires std::is_arithmetic_v<S>
-  TACK_HOST_DEVICE constexpr vec& operator-=(S s) {
+  requires std::is_arithmetic_v<S> TACK_HOST_DEVICE constexpr vec& operator-=(S s) {
     detail::check_scalar_operand<T, S>();
     const T t = static_cast<T>(s);
     for (int i = 0; i < N; ++i) {
@@ -294,8 +271,7 @@ struct vec {
     return *this;
   }
   template <class S>
-    requires std::is_arithmetic_v<S>
-  TACK_HOST_DEVICE constexpr vec& operator*=(S s) {
+  requires std::is_arithmetic_v<S> TACK_HOST_DEVICE constexpr vec& operator*=(S s) {
     detail::check_scalar_operand<T, S>();
     const T t = static_cast<T>(s);
     for (int i = 0; i < N; ++i) {
@@ -306,8 +282,7 @@ struct vec {
   /// Divides each component by `s` (a true division, not a multiplication by `1 / s`, so that
   /// results are correctly rounded).
   template <class S>
-    requires std::is_arithmetic_v<S>
-  TACK_HOST_DEVICE constexpr vec& operator/=(S s) {
+  requires std::is_arithmetic_v<S> TACK_HOST_DEVICE constexpr vec& operator/=(S s) {
     detail::check_scalar_operand<T, S>();
     const T t = static_cast<T>(s);
     for (int i = 0; i < N; ++i) {
@@ -385,27 +360,27 @@ TACK_INLINE constexpr vec<T, N> operator/(const vec<T, N>& a, const vec<U, M>& b
 /// Vector with a scalar on either side; the scalar is converted to `T` and the result is a
 /// `vec<T, N>` (`vec3f * 2.0` is a `vec3f`). `auto w = 0.5f * (a + b);`
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator+(const vec<T, N>& v, S s) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator+(const vec<T, N>& v,
+                                                                           S s) {
   vec<T, N> r = v;
   return r += s;
 }
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator+(S s, const vec<T, N>& v) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator+(S s,
+                                                                           const vec<T, N>& v) {
   vec<T, N> r = v;
   return r += s;
 }
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator-(const vec<T, N>& v, S s) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator-(const vec<T, N>& v,
+                                                                           S s) {
   vec<T, N> r = v;
   return r -= s;
 }
 /// `s - v` is `{s - v[0], s - v[1], ...}`.
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator-(S s, const vec<T, N>& v) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator-(S s,
+                                                                           const vec<T, N>& v) {
   detail::check_scalar_operand<T, S>();
   vec<T, N> r = v;
   for (int i = 0; i < N; ++i) {
@@ -414,27 +389,27 @@ TACK_INLINE constexpr vec<T, N> operator-(S s, const vec<T, N>& v) {
   return r;
 }
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator*(const vec<T, N>& v, S s) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator*(const vec<T, N>& v,
+                                                                           S s) {
   vec<T, N> r = v;
   return r *= s;
 }
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator*(S s, const vec<T, N>& v) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator*(S s,
+                                                                           const vec<T, N>& v) {
   vec<T, N> r = v;
   return r *= s;
 }
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator/(const vec<T, N>& v, S s) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator/(const vec<T, N>& v,
+                                                                           S s) {
   vec<T, N> r = v;
   return r /= s;
 }
 /// `s / v` is `{s / v[0], s / v[1], ...}`. `auto inv = 1.0f / v;`
 template <class T, int N, class S>
-  requires std::is_arithmetic_v<S>
-TACK_INLINE constexpr vec<T, N> operator/(S s, const vec<T, N>& v) {
+requires std::is_arithmetic_v<S> TACK_INLINE constexpr vec<T, N> operator/(S s,
+                                                                           const vec<T, N>& v) {
   detail::check_scalar_operand<T, S>();
   vec<T, N> r = v;
   for (int i = 0; i < N; ++i) {
@@ -492,9 +467,10 @@ TACK_INLINE constexpr auto cross(const vec<T, N>& a, const vec<T, N>& b) {
   } else if constexpr (N == 2) {
     return static_cast<T>(a[0] * b[1] - a[1] * b[0]);
   } else {
-    static_assert(detail::dependent_false_v<T>,
-                  "tack::cross: defined for 3-vectors (giving a 3-vector) and 2-vectors (giving the "
-                  "scalar z component); other lengths have no cross product");
+    static_assert(
+        detail::dependent_false_v<T>,
+        "tack::cross: defined for 3-vectors (giving a 3-vector) and 2-vectors (giving the "
+        "scalar z component); other lengths have no cross product");
     return T{};
   }
 }

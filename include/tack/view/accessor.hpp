@@ -15,10 +15,10 @@ namespace tack {
 /// Elements that are `T` objects at `p[i]`. `tack::default_accessor<float>{}.access(p, 2) = 1.0f;`
 template <class T>
 struct default_accessor {
-  using element_type = T;                 ///< `T`, const for read-only views
-  using data_handle_type = T *;           ///< what a view holds
-  using reference = T &;                  ///< what `access` returns
-  using offset_policy = default_accessor; ///< the accessor of `offset`'s result
+  using element_type = T;                  ///< `T`, const for read-only views
+  using data_handle_type = T*;             ///< what a view holds
+  using reference = T&;                    ///< what `access` returns
+  using offset_policy = default_accessor;  ///< the accessor of `offset`'s result
 
   constexpr default_accessor() noexcept = default;
   /// `default_accessor<const T>` from `default_accessor<T>`.
@@ -36,4 +36,4 @@ struct default_accessor {
   }
 };
 
-} // namespace tack
+}  // namespace tack

@@ -35,7 +35,7 @@ namespace detail {
 /// past the memory.
 template <class T>
 class strided_iterator {
-  T *base_ = nullptr;
+  T* base_ = nullptr;
   index_t index_ = 0;
   index_t stride_ = 1;
 
@@ -44,12 +44,12 @@ public:
   using iterator_category = std::random_access_iterator_tag;
   using value_type = std::remove_cv_t<T>;
   using difference_type = index_t;
-  using pointer = T *;
-  using reference = T &;
+  using pointer = T*;
+  using reference = T&;
 
   constexpr strided_iterator() noexcept = default;
   /// Element `index` of `base[k * stride]`.
-  TACK_HOST_DEVICE constexpr strided_iterator(T *base, index_t index, index_t stride) noexcept
+  TACK_HOST_DEVICE constexpr strided_iterator(T* base, index_t index, index_t stride) noexcept
       : base_(base), index_(index), stride_(stride) {}
 
   TACK_FORCEINLINE constexpr reference operator*() const noexcept {
@@ -62,7 +62,7 @@ public:
     return base_[(index_ + n) * stride_];
   }
 
-  TACK_HOST_DEVICE constexpr strided_iterator &operator++() noexcept {
+  TACK_HOST_DEVICE constexpr strided_iterator& operator++() noexcept {
     ++index_;
     return *this;
   }
@@ -71,7 +71,7 @@ public:
     ++index_;
     return old;
   }
-  TACK_HOST_DEVICE constexpr strided_iterator &operator--() noexcept {
+  TACK_HOST_DEVICE constexpr strided_iterator& operator--() noexcept {
     --index_;
     return *this;
   }
@@ -80,11 +80,11 @@ public:
     --index_;
     return old;
   }
-  TACK_HOST_DEVICE constexpr strided_iterator &operator+=(difference_type n) noexcept {
+  TACK_HOST_DEVICE constexpr strided_iterator& operator+=(difference_type n) noexcept {
     index_ += n;
     return *this;
   }
-  TACK_HOST_DEVICE constexpr strided_iterator &operator-=(difference_type n) noexcept {
+  TACK_HOST_DEVICE constexpr strided_iterator& operator-=(difference_type n) noexcept {
     index_ -= n;
     return *this;
   }
@@ -100,22 +100,22 @@ public:
                                                                difference_type n) noexcept {
     return it -= n;
   }
-  TACK_HOST_DEVICE friend constexpr difference_type operator-(const strided_iterator &a,
-                                                              const strided_iterator &b) noexcept {
+  TACK_HOST_DEVICE friend constexpr difference_type operator-(const strided_iterator& a,
+                                                              const strided_iterator& b) noexcept {
     return a.index_ - b.index_;
   }
   // Iterators of one view share base and stride; only the element number differs.
-  TACK_HOST_DEVICE friend constexpr bool operator==(const strided_iterator &a,
-                                                    const strided_iterator &b) noexcept {
+  TACK_HOST_DEVICE friend constexpr bool operator==(const strided_iterator& a,
+                                                    const strided_iterator& b) noexcept {
     return a.index_ == b.index_;
   }
-  TACK_HOST_DEVICE friend constexpr std::strong_ordering
-  operator<=>(const strided_iterator &a, const strided_iterator &b) noexcept {
+  TACK_HOST_DEVICE friend constexpr std::strong_ordering operator<=>(
+      const strided_iterator& a, const strided_iterator& b) noexcept {
     return a.index_ <=> b.index_;
   }
 };
 
-} // namespace detail
+}  // namespace detail
 
 /// Axom's `ArrayView`: `T` elements at `data()[k * spacing]`, `k` row-major over `shape`.
 /// `Space` names the memory space the pointer is in (`dynamic`: any); a `tack::array` converts to
@@ -146,8 +146,8 @@ public:
 
   /// `shape` row-major, one element every `spacing` elements of `data`.
   /// `tack::array_view<std::string, 2> a(buf.data() + 2, {2, 3}, 4);  // component 2 of 4-tuples`
-  TACK_HOST_DEVICE constexpr array_view(T *data,
-                                        const std::array<index_t, std::size_t(Rank)> &shape,
+  TACK_HOST_DEVICE constexpr array_view(T* data,
+                                        const std::array<index_t, std::size_t(Rank)>& shape,
                                         index_t spacing = 1)
       : base(data, make_mapping(shape, spacing)), spacing_(spacing) {}
 
@@ -155,17 +155,17 @@ public:
   /// `tack::array_view v(p, tack::shape{2, 3}, 4);  // array_view<T, 2>`
   template <int R>
   requires(R == Rank)
-      TACK_HOST_DEVICE constexpr array_view(T *data, const shape<R> &s, index_t spacing = 1)
+      TACK_HOST_DEVICE constexpr array_view(T* data, const shape<R>& s, index_t spacing = 1)
       : array_view(data, s.extents, spacing) {}
 
   /// A rank-1 view of `n` elements, one every `spacing`. `tack::array_view<float> v(p, 10);`
-  TACK_HOST_DEVICE constexpr array_view(T *data, index_t n, index_t spacing = 1) requires(Rank == 1)
+  TACK_HOST_DEVICE constexpr array_view(T* data, index_t n, index_t spacing = 1) requires(Rank == 1)
       : array_view(data, std::array<index_t, 1>{n}, spacing) {}
 
   /// One extent per dimension, spacing 1: `tack::mc_array_view<int> c(buf, 3, 2);  // 3 2-tuples`
   template <std::integral... I>
   requires(sizeof...(I) == std::size_t(Rank) && Rank >= 2)
-      TACK_HOST_DEVICE constexpr array_view(T *data, I... shape)
+      TACK_HOST_DEVICE constexpr array_view(T* data, I... shape)
       : array_view(data, std::array<index_t, std::size_t(Rank)>{index_t(shape)...}, 1) {}
 
   /// A read-only view of a writable one, and a `dynamic` view of one in a fixed space.
@@ -173,14 +173,14 @@ public:
   template <class U, memory_space S2>
   requires((!std::is_same_v<U, T> || S2 != Space) && std::is_convertible_v<U (*)[], T (*)[]> &&
            (S2 == Space || Space == memory_space::dynamic))
-      TACK_HOST_DEVICE constexpr array_view(const array_view<U, Rank, S2> &other) noexcept
+      TACK_HOST_DEVICE constexpr array_view(const array_view<U, Rank, S2>& other) noexcept
       : base(other), spacing_(other.spacing_) {}
   /// A view in a fixed space from a `dynamic` one: the caller states where the memory is (the
   /// conversion from a `tack::array` checks it). `array_view<int, 1, memory_space::host>(v)`
   template <class U>
   requires(Space != memory_space::dynamic && std::is_convertible_v<U (*)[], T (*)[]>)
       TACK_HOST_DEVICE constexpr explicit array_view(
-          const array_view<U, Rank, memory_space::dynamic> &other) noexcept
+          const array_view<U, Rank, memory_space::dynamic>& other) noexcept
       : base(other), spacing_(other.spacing_) {}
 
   /// Element at `(i, j, ...)` of the shape (exactly Rank indices). `c(1, 0)`
@@ -210,8 +210,8 @@ public:
   }
 
 private:
-  TACK_HOST_DEVICE static constexpr mapping_type
-  make_mapping(const std::array<index_t, std::size_t(Rank)> &shape, index_t spacing) {
+  TACK_HOST_DEVICE static constexpr mapping_type make_mapping(
+      const std::array<index_t, std::size_t(Rank)>& shape, index_t spacing) {
     TACK_EXPECTS(spacing >= 1, "tack::array_view: spacing %lld is not positive",
                  (long long)spacing);
     std::array<index_t, std::size_t(Rank)> strides{};
@@ -227,14 +227,13 @@ private:
 /// `tack::array_view(p, tack::shape{2, 3}, 4)` and `tack::array_view(p, std::array<tack::index_t,
 /// 2>{2, 3})` deduce the element type and the rank.
 template <class T, int R>
-TACK_HOST_DEVICE array_view(T *, const shape<R> &)->array_view<T, R>;
+TACK_HOST_DEVICE array_view(T*, const shape<R>&)->array_view<T, R>;
 template <class T, int R>
-TACK_HOST_DEVICE array_view(T *, const shape<R> &, index_t)->array_view<T, R>;
+TACK_HOST_DEVICE array_view(T*, const shape<R>&, index_t)->array_view<T, R>;
 template <class T, std::size_t R>
-TACK_HOST_DEVICE array_view(T *, const std::array<index_t, R> &)
-    ->array_view<T, static_cast<int>(R)>;
+TACK_HOST_DEVICE array_view(T*, const std::array<index_t, R>&)->array_view<T, static_cast<int>(R)>;
 template <class T, std::size_t R>
-TACK_HOST_DEVICE array_view(T *, const std::array<index_t, R> &, index_t)
+TACK_HOST_DEVICE array_view(T*, const std::array<index_t, R>&, index_t)
     ->array_view<T, static_cast<int>(R)>;
 
 /// Axom's `MCArrayView`: a flat buffer of tuples read as rows x cols.
@@ -242,4 +241,4 @@ TACK_HOST_DEVICE array_view(T *, const std::array<index_t, R> &, index_t)
 template <class T>
 using mc_array_view = array_view<T, 2>;
 
-} // namespace tack
+}  // namespace tack

@@ -95,9 +95,9 @@ public:
   /// One value per dynamic extent, or one per dimension (static ones must then match).
   /// `tack::extents<3, tack::dyn>(11)` and `tack::extents<3, tack::dyn>(3, 11)` are the same.
   template <std::integral... I>
-    requires((sizeof...(I) == std::size_t(num_dynamic) && sizeof...(I) > 0) ||
-             (sizeof...(I) == sizeof...(E) && sizeof...(E) != std::size_t(num_dynamic)))
-  TACK_HOST_DEVICE constexpr explicit extents(I... values) {
+  requires((sizeof...(I) == std::size_t(num_dynamic) && sizeof...(I) > 0) ||
+           (sizeof...(I) == sizeof...(E) && sizeof...(E) != std::size_t(num_dynamic)))
+      TACK_HOST_DEVICE constexpr explicit extents(I... values) {
     const index_t v[] = {index_t(values)...};
     init_from(v, int(sizeof...(I)));
   }
@@ -105,18 +105,18 @@ public:
   /// From an array of `rank_dynamic()` or `rank()` values.
   /// `tack::dextents<2> e(std::array<tack::index_t, 2>{2, 3});`
   template <std::size_t N>
-    requires((N == std::size_t(num_dynamic) && N > 0) ||
-             (N == sizeof...(E) && N != std::size_t(num_dynamic)))
-  TACK_HOST_DEVICE constexpr explicit extents(const std::array<index_t, N>& values) {
+  requires((N == std::size_t(num_dynamic) && N > 0) ||
+           (N == sizeof...(E) && N != std::size_t(num_dynamic)))
+      TACK_HOST_DEVICE constexpr explicit extents(const std::array<index_t, N>& values) {
     init_from(values.data(), int(N));
   }
 
   /// From extents of the same rank whose static extents agree; explicit when a static extent here
   /// takes a dynamic value there (checked with TACK_EXPECTS).
   template <index_t... F>
-    requires(sizeof...(F) == sizeof...(E) && ((E == dyn || F == dyn || E == F) && ...))
-  TACK_HOST_DEVICE constexpr explicit(((E != dyn && F == dyn) || ...))
-      extents(const extents<F...>& other) {
+  requires(sizeof...(F) == sizeof...(E) && ((E == dyn || F == dyn || E == F) && ...))
+      TACK_HOST_DEVICE constexpr explicit(((E != dyn && F == dyn) || ...))
+          extents(const extents<F...>& other) {
     for (int d = 0; d < rank(); ++d) {
       TACK_EXPECTS(static_extent(d) == dyn || static_extent(d) == other.extent(d),
                    "tack::extents: extent %lld of dimension %d does not match the static extent "
@@ -182,8 +182,8 @@ private:
       }
       if constexpr (num_dynamic > 0) {
         const index_t v = per_dimension ? values[d] : values[dynamic_index(d)];
-        TACK_EXPECTS(v >= 0, "tack::extents: extent %lld of dimension %d is negative",
-                     (long long)v, d);
+        TACK_EXPECTS(v >= 0, "tack::extents: extent %lld of dimension %d is negative", (long long)v,
+                     d);
         this->dyn_[dynamic_index(d)] = v;
       }
     }
@@ -212,7 +212,7 @@ inline constexpr bool is_extents_v<extents<E...>> = true;
 
 /// `tack::extents(2, 3)` deduces `tack::dextents<2>`.
 template <std::integral... I>
-TACK_HOST_DEVICE extents(I...) -> extents<detail::dyn_for_type<I>...>;
+TACK_HOST_DEVICE extents(I...)->extents<detail::dyn_for_type<I>...>;
 
 /// All-dynamic extents of rank `Rank`. `tack::dextents<2> e(6, 3);`
 template <int Rank>

@@ -13,4 +13,4 @@ namespace tack {
 /// `layout_left::mapping<dextents<2>> m(dextents<2>(6, 3)); index_t off = m(i, j);`
 struct layout_left : detail::packed_layout<layout_left, false> {};
 
-} // namespace tack
+}  // namespace tack

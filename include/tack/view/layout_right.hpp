@@ -13,4 +13,4 @@ namespace tack {
 /// `layout_right::mapping<dextents<2>> m(dextents<2>(6, 3)); index_t off = m(i, j);`
 struct layout_right : detail::packed_layout<layout_right, true> {};
 
-} // namespace tack
+}  // namespace tack

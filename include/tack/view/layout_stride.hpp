@@ -29,9 +29,10 @@ namespace detail {
 template <class M, class Extents>
 concept strided_mapping_of_rank = requires(const M& m) {
   typename M::extents_type;
-  { m.extents() };
+  {m.extents()};
   { m.stride(0) } -> std::convertible_to<index_t>;
-} && M::is_always_unique() && M::is_always_strided() && M::extents_type::rank() == Extents::rank();
+}
+&&M::is_always_unique() && M::is_always_strided() && M::extents_type::rank() == Extents::rank();
 }  // namespace detail
 
 // Holds the extents as a base (empty-base optimization for static extents) and one stride per
@@ -66,10 +67,9 @@ public:
   /// From any unique strided mapping (layout_right, layout_left, layout_stride) of the same rank.
   /// `layout_stride::mapping<dextents<2>> s(layout_right::mapping<dextents<2>>(e));`
   template <class Other>
-    requires detail::strided_mapping_of_rank<Other, Extents> &&
-             std::is_constructible_v<Extents, typename Other::extents_type>
-  TACK_HOST_DEVICE constexpr explicit(!std::is_convertible_v<typename Other::extents_type, Extents>)
-      mapping(const Other& other)
+  requires detail::strided_mapping_of_rank<Other, Extents> && std::
+      is_constructible_v<Extents, typename Other::extents_type> TACK_HOST_DEVICE constexpr explicit(
+          !std::is_convertible_v<typename Other::extents_type, Extents>) mapping(const Other& other)
       : Extents(other.extents()) {
     for (int d = 0; d < rank_; ++d) strides_[d] = other.stride(d);
   }
@@ -100,8 +100,8 @@ public:
 
   /// Offset of `(i, j, ...)`: `i * stride(0) + j * stride(1) + ...`.
   template <std::integral... I>
-    requires(sizeof...(I) == std::size_t(rank_))
-  TACK_FORCEINLINE constexpr index_t operator()(I... i) const noexcept {
+  requires(sizeof...(I) == std::size_t(rank_)) TACK_FORCEINLINE constexpr index_t operator()(
+      I... i) const noexcept {
     if constexpr (sizeof...(I) == 0) {
       return 0;
     } else {
@@ -129,8 +129,8 @@ public:
 
   /// Equal when the extents and the strides are.
   template <class OtherExtents>
-  TACK_HOST_DEVICE friend constexpr bool
-  operator==(const mapping& a, const layout_stride::mapping<OtherExtents>& b) noexcept {
+  TACK_HOST_DEVICE friend constexpr bool operator==(
+      const mapping& a, const layout_stride::mapping<OtherExtents>& b) noexcept {
     if (!(a.extents() == b.extents())) return false;
     for (int d = 0; d < rank_; ++d) {
       if (a.stride(d) != b.stride(d)) return false;

@@ -65,7 +65,7 @@ public:
   using mapping_type = mapping_base;       ///< `Layout::mapping<Extents>`
   using index_type = index_t;              ///< signed 64-bit
   using data_handle_type = typename Accessor::data_handle_type;  ///< `T*` for `default_accessor`
-  using pointer = data_handle_type;        ///< what `data()` returns
+  using pointer = data_handle_type;                              ///< what `data()` returns
   using reference = typename Accessor::reference;  ///< what element access returns (`T&`)
 
   /// Number of dimensions. `static_assert(decltype(v)::rank() == 2);`
@@ -85,38 +85,43 @@ public:
       : mapping_base(m), data_(p) {}
 
   /// Over `p` with the given mapping and accessor.
-  TACK_HOST_DEVICE constexpr mdview(data_handle_type p, const mapping_type& m, const Accessor& a) noexcept
+  TACK_HOST_DEVICE constexpr mdview(data_handle_type p, const mapping_type& m,
+                                    const Accessor& a) noexcept
       : mapping_base(m), Accessor(a), data_(p) {}
 
   /// Over `p` with the given extents (layouts that need no more than extents: right, left).
   /// (`type_identity_t` keeps this constructor out of class template argument deduction, where it
   /// would deduce `mdview(p, 4)` as a view whose extents have type `int`.)
   TACK_HOST_DEVICE constexpr mdview(data_handle_type p,
-                                    const std::type_identity_t<extents_type>& e) noexcept
-    requires std::is_constructible_v<mapping_type, const extents_type&>
-      : mapping_base(e), data_(p) {}
+                                    const std::type_identity_t<extents_type>& e) noexcept requires
+      std::is_constructible_v<mapping_type, const extents_type&> : mapping_base(e),
+                                                                   data_(p) {}
 
   /// Over `p`, one value per dynamic extent (or one per dimension).
   /// `tack::mdview<double, tack::extents<3, tack::dyn>> v(p, 11);`
   template <std::integral... I>
-    requires std::is_constructible_v<Extents, I...> &&
-             std::is_constructible_v<mapping_type, const extents_type&>
-  TACK_HOST_DEVICE constexpr explicit mdview(data_handle_type p, I... dynamic_extents)
+  requires std::is_constructible_v<Extents, I...> && std::is_constructible_v<
+      mapping_type,
+      const extents_type&> TACK_HOST_DEVICE constexpr explicit mdview(data_handle_type p,
+                                                                      I... dynamic_extents)
       : mapping_base(extents_type(dynamic_extents...)), data_(p) {}
 
   /// From a view of `U` (`T` is `U` or `const U`) whose mapping and accessor convert to these;
   /// implicit when nothing needs a run-time check. `mdview<const float, dextents<1>> r = w;`
   template <class U, class OtherExtents, class OtherLayout, class OtherAccessor>
-    requires std::is_convertible_v<U (*)[], T (*)[]> &&
-             std::is_constructible_v<mapping_type,
-                                     const typename OtherLayout::template mapping<OtherExtents>&> &&
-             std::is_constructible_v<Accessor, const OtherAccessor&> &&
-             std::is_convertible_v<typename OtherAccessor::data_handle_type, data_handle_type>
-  TACK_HOST_DEVICE constexpr explicit(
-      !std::is_convertible_v<const typename OtherLayout::template mapping<OtherExtents>&,
-                             mapping_type>)
-      mdview(const mdview<U, OtherExtents, OtherLayout, OtherAccessor>& other)
-      : mapping_base(other.mapping()), Accessor(other.accessor()), data_(other.data_) {}
+  requires std::is_convertible_v<U (*)[], T (*)[]> && std::is_constructible_v < mapping_type,
+      const typename OtherLayout::template mapping<OtherExtents>
+  & > &&std::is_constructible_v<Accessor, const OtherAccessor&>&& std::is_convertible_v<
+          typename OtherAccessor::data_handle_type,
+          data_handle_type> TACK_HOST_DEVICE constexpr explicit(!std::
+                                                                    is_convertible_v<
+                                                                        const typename OtherLayout::
+                                                                            template mapping<
+                                                                                OtherExtents>&,
+                                                                        mapping_type>)
+          mdview(const mdview<U, OtherExtents, OtherLayout, OtherAccessor>& other)
+      : mapping_base(other.mapping()),
+  Accessor(other.accessor()), data_(other.data_) {}
 
   /// Element at `(i, j, ...)`, exactly `rank()` integer indices (fails to compile otherwise).
   /// `v(c, i) = 2.0;`
@@ -156,23 +161,24 @@ public:
   /// True when some extent is zero.
   TACK_HOST_DEVICE constexpr bool empty() const noexcept { return size() == 0; }
   /// The extents as an array. `auto [rows, cols] = v.shape();`
-  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Extents::rank())> shape() const noexcept {
+  TACK_HOST_DEVICE constexpr std::array<index_t, std::size_t(Extents::rank())> shape()
+      const noexcept {
     return extents().to_array();
   }
   /// Row `0` of a row-major kernel view is row `root_row_offset()` of its root (0 unless made by
   /// `rows`); bounds-check messages use it. `v.rows(2, 4).root_row_offset() == 2`
-  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept
-    requires requires(const mapping_type& m) { m.root_row_offset(); }
-  {
-    return mapping().root_row_offset();
+  TACK_HOST_DEVICE constexpr index_t root_row_offset() const noexcept requires
+      requires(const mapping_type& m) {
+    m.root_row_offset();
   }
+  { return mapping().root_row_offset(); }
   /// Rows of the root a row-major kernel view was taken from (`extent(0)` unless it is a row
   /// view).
-  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept
-    requires requires(const mapping_type& m) { m.root_rows(); }
-  {
-    return mapping().root_rows();
+  TACK_HOST_DEVICE constexpr index_t root_rows() const noexcept requires
+      requires(const mapping_type& m) {
+    m.root_rows();
   }
+  { return mapping().root_rows(); }
   /// Distance in elements between neighbours along dimension `d`.
   TACK_HOST_DEVICE constexpr index_t stride(int d) const noexcept { return mapping().stride(d); }
   /// Elements the memory at `data()` must hold.
@@ -237,18 +243,18 @@ private:
 
 /// `tack::mdview(p, 6, 3)` is an `mdview<T, dextents<2>>`.
 template <class T, std::integral... I>
-TACK_HOST_DEVICE mdview(T*, I...) -> mdview<T, dextents<int(sizeof...(I))>>;
+TACK_HOST_DEVICE mdview(T*, I...)->mdview<T, dextents<int(sizeof...(I))>>;
 /// `tack::mdview(p, tack::extents<3, tack::dyn>(11))`.
 template <class T, index_t... E>
-TACK_HOST_DEVICE mdview(T*, const extents<E...>&) -> mdview<T, extents<E...>>;
+TACK_HOST_DEVICE mdview(T*, const extents<E...>&)->mdview<T, extents<E...>>;
 /// `tack::mdview(p, layout_stride::mapping<dextents<2>>(...))`.
 template <class T, class Mapping>
-  requires requires {
-    typename Mapping::layout_type;
-    typename Mapping::extents_type;
-  }
+requires requires {
+  typename Mapping::layout_type;
+  typename Mapping::extents_type;
+}
 TACK_HOST_DEVICE mdview(T*, const Mapping&)
-    -> mdview<T, typename Mapping::extents_type, typename Mapping::layout_type>;
+    ->mdview<T, typename Mapping::extents_type, typename Mapping::layout_type>;
 
 namespace detail {
 
@@ -263,7 +269,7 @@ TACK_HOST_DEVICE constexpr T* view_pointer(P* p) noexcept {
     } else {
       return static_cast<T*>(p);
     }
-  } else if constexpr (!std::is_convertible_v<P (*)[], T (*)[]>) {
+  } else if constexpr (!std::is_convertible_v<P(*)[], T(*)[]>) {
     static_assert(dependent_false<P>,
                   "tack::make_view<T, ...>: the pointer must point to T (or make_view<const T> "
                   "from a T*); reinterpret other memory through a void* or a buffer");
@@ -297,8 +303,9 @@ mdview<T, extents<E...>> make_view_over(Source& source, I... dynamic_extents) {
                   { source.read_only() } -> std::convertible_to<bool>;
                 }) {
     if (source.read_only()) {
-      throw read_only_error("tack::make_view: the memory is read-only; view it with "
-                            "tack::make_view<const T, ...>");
+      throw read_only_error(
+          "tack::make_view: the memory is read-only; view it with "
+          "tack::make_view<const T, ...>");
     }
   }
   T* p = detail::view_pointer<T>(source.data());
@@ -348,12 +355,13 @@ mdview<T, extents<E...>> make_view_over(Source& source, I... dynamic_extents) {
 /// `tack::value_error`); a read-only source needs `make_view<const T>` (else `read_only_error`).
 /// `auto v = tack::make_view<double, 3, tack::dyn>(chunk, 11);`
 template <class T, index_t... E, class Source, std::integral... I>
-  requires(!std::is_pointer_v<std::remove_cvref_t<Source>>)
-mdview<T, extents<E...>> make_view(Source& source, I... dynamic_extents) {
+requires(!std::is_pointer_v<std::remove_cvref_t<Source>>) mdview<T, extents<E...>> make_view(
+    Source& source, I... dynamic_extents) {
   if constexpr (!requires { source.data(); }) {
-    static_assert(requires { source.data(); },
-                  "tack::make_view: the first argument is a T*, a void* or an object with a data() "
-                  "member (tack::buffer, std::vector)");
+    static_assert(
+        requires { source.data(); },
+        "tack::make_view: the first argument is a T*, a void* or an object with a data() "
+        "member (tack::buffer, std::vector)");
     return {};
   } else if constexpr (sizeof...(I) != std::size_t(extents<E...>::rank_dynamic())) {
     // Fenced so that the count is the only error reported.

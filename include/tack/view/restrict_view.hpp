@@ -43,7 +43,8 @@ public:
 
 namespace detail {
 template <class T, std::size_t... C>
-auto soa_pointer_tuple(std::index_sequence<C...>) -> std::tuple<decltype(((void)C, (T*)nullptr))...>;
+auto soa_pointer_tuple(std::index_sequence<C...>)
+    -> std::tuple<decltype(((void)C, (T*)nullptr))...>;
 }  // namespace detail
 
 /// A `soa_view<T, Rank>` no other kernel argument overlaps where either writes; its components
@@ -73,8 +74,8 @@ public:
   /// The same view over component pointers `p...` (same extents and root information).
   /// `r.with_pointers(x, y, z)`
   template <class... P>
-    requires(sizeof...(P) == std::size_t(pointer_count))
-  TACK_FORCEINLINE constexpr restrict_soa_view with_pointers(P*... p) const noexcept {
+  requires(sizeof...(P) == std::size_t(pointer_count)) TACK_FORCEINLINE constexpr restrict_soa_view
+      with_pointers(P*... p) const noexcept {
     scalar* const comps[pointer_count] = {p...};
     index_t extents[Rank] = {};
     for (int d = 0; d < Rank; ++d) extents[d] = this->extent(d);

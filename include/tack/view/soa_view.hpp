@@ -133,21 +133,17 @@ public:
   }
   /// `v[i] *= w;` is `v[i] = T(v[i]) * w` (component-wise for vectors, matrix product for
   /// matrices).
-  TACK_FORCEINLINE constexpr const soa_ref& operator*=(const T& w) const noexcept
-    requires requires(const T& a) {
-      { a * a } -> std::convertible_to<T>;
-    }
-  {
-    return *this = T(get() * w);
+  TACK_FORCEINLINE constexpr const soa_ref& operator*=(const T& w) const noexcept requires
+      requires(const T& a) {
+    { a* a } -> std::convertible_to<T>;
   }
+  { return *this = T(get() * w); }
   /// `v[i] /= w;` is `v[i] = T(v[i]) / w`.
-  TACK_FORCEINLINE constexpr const soa_ref& operator/=(const T& w) const noexcept
-    requires requires(const T& a) {
-      { a / a } -> std::convertible_to<T>;
-    }
-  {
-    return *this = T(get() / w);
+  TACK_FORCEINLINE constexpr const soa_ref& operator/=(const T& w) const noexcept requires
+      requires(const T& a) {
+    { a / a } -> std::convertible_to<T>;
   }
+  { return *this = T(get() / w); }
 
   /// True when every component equals `b`'s. `if (v[i] == tack::vec3f{}) ...`
   TACK_HOST_DEVICE friend constexpr bool operator==(const soa_ref& a, const T& b) noexcept {
@@ -163,22 +159,24 @@ public:
 
   // T's arithmetic operators are templates, which do not see through the conversion to T; these
   // forward to them. `v[i] + w`, `2.0f * v[i]`, `m[i] * x[i]`.
-#define TACK_IMPL_SOA_REF_BINARY(OP)                                                               \
-  template <class U>                                                                               \
-    requires(!detail::is_soa_ref_v<U> && requires(const T& a, const U& b) { a OP b; })             \
-  TACK_HOST_DEVICE friend constexpr auto operator OP(const soa_ref& a, const U& b) noexcept {      \
-    return a.get() OP b;                                                                           \
-  }                                                                                                \
-  template <class U>                                                                               \
-    requires(!detail::is_soa_ref_v<U> && requires(const U& a, const T& b) { a OP b; })             \
-  TACK_HOST_DEVICE friend constexpr auto operator OP(const U& a, const soa_ref& b) noexcept {      \
-    return a OP b.get();                                                                           \
-  }                                                                                                \
-  template <class U>                                                                               \
-    requires requires(const T& a, const U& b) { a OP b; }                                          \
-  TACK_HOST_DEVICE friend constexpr auto operator OP(const soa_ref& a,                             \
-                                                     const soa_ref<U>& b) noexcept {               \
-    return a.get() OP b.get();                                                                     \
+#define TACK_IMPL_SOA_REF_BINARY(OP)                                                 \
+  template <class U>                                                                 \
+  requires(!detail::is_soa_ref_v<U> && requires(const T& a, const U& b) { a OP b; }) \
+      TACK_HOST_DEVICE friend constexpr auto                                         \
+      operator OP(const soa_ref& a, const U& b) noexcept {                           \
+    return a.get() OP b;                                                             \
+  }                                                                                  \
+  template <class U>                                                                 \
+  requires(!detail::is_soa_ref_v<U> && requires(const U& a, const T& b) { a OP b; }) \
+      TACK_HOST_DEVICE friend constexpr auto                                         \
+      operator OP(const U& a, const soa_ref& b) noexcept {                           \
+    return a OP b.get();                                                             \
+  }                                                                                  \
+  template <class U>                                                                 \
+  requires requires(const T& a, const U& b) { a OP b; }                              \
+  TACK_HOST_DEVICE friend constexpr auto operator OP(const soa_ref& a,               \
+                                                     const soa_ref<U>& b) noexcept { \
+    return a.get() OP b.get();                                                       \
   }
   TACK_IMPL_SOA_REF_BINARY(+)
   TACK_IMPL_SOA_REF_BINARY(-)
@@ -219,8 +217,8 @@ struct soa_accessor {
   constexpr soa_accessor() noexcept = default;
   /// `soa_accessor<const T>` from `soa_accessor<T>`.
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-  TACK_HOST_DEVICE constexpr soa_accessor(soa_accessor<U>) noexcept {}
+  requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+      TACK_HOST_DEVICE constexpr soa_accessor(soa_accessor<U>) noexcept {}
 
   /// Element `k` of the components `h`.
   TACK_FORCEINLINE constexpr reference access(const data_handle_type& h, index_t k) const noexcept {
@@ -233,7 +231,8 @@ struct soa_accessor {
     }
   }
   /// Every component pointer moved by `k` elements.
-  TACK_FORCEINLINE constexpr data_handle_type offset(const data_handle_type& h, index_t k) const noexcept {
+  TACK_FORCEINLINE constexpr data_handle_type offset(const data_handle_type& h,
+                                                     index_t k) const noexcept {
     data_handle_type out{};
     for (int c = 0; c < components; ++c) out.p[c] = h.p[c] + k;
     return out;
@@ -244,8 +243,9 @@ namespace detail {
 // soa_view's checks of T, before its base (which needs T's components) is formed.
 template <class T>
 constexpr bool soa_element_check() {
-  static_assert(!is_scalar_v<T>, "tack::soa_view<T>: T is a scalar, which has no components to "
-                                 "split; use tack::view<T> for scalar arrays");
+  static_assert(!is_scalar_v<T>,
+                "tack::soa_view<T>: T is a scalar, which has no components to "
+                "split; use tack::view<T> for scalar arrays");
   static_assert(is_scalar_v<T> || is_vec_v<T> || is_mat_v<T>,
                 "tack::soa_view<T>: T must be tack::vec<S, N> or tack::mat<S, R, C> (structure of "
                 "arrays splits an element's components)");
@@ -322,14 +322,14 @@ public:
   /// A rank-1 view of `n` elements. `tack::soa_view<tack::vec2d> v({x, y}, n);`
   /// (A template so that a braced `{n}` picks the extents constructor, not this one.)
   template <std::integral I>
-    requires(Rank == 1)
-  TACK_HOST_DEVICE constexpr soa_view(scalar_type* const (&comps)[components], I n)
+  requires(Rank == 1)
+      TACK_HOST_DEVICE constexpr soa_view(scalar_type* const (&comps)[components], I n)
       : soa_view(comps, {index_t(n)}) {}
 
   /// `soa_view<const T>` from `soa_view<T>`. `tack::soa_view<const tack::vec3f> r = w;`
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-  TACK_HOST_DEVICE constexpr soa_view(const soa_view<U, Rank>& other) noexcept
+  requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+      TACK_HOST_DEVICE constexpr soa_view(const soa_view<U, Rank>& other) noexcept
       : base(pointers(other.data().p), other.mapping()) {}
 
   /// The array of component `c` (`component_data(c)[k]` is component c of element k).

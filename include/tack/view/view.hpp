@@ -89,16 +89,16 @@ public:
   /// A rank-1 view of `n` elements. `tack::view<float> v(p, n);`
   /// (A template so that a braced `{n}` picks the extents constructor, not this one.)
   template <std::integral I>
-    requires(Rank == 1)
-  TACK_HOST_DEVICE constexpr view(T* data, I n)
+  requires(Rank == 1) TACK_HOST_DEVICE constexpr view(T* data, I n)
       : view(data, std::array<index_t, 1>{index_t(n)}, 0, index_t(n)) {}
 
   /// `view<const T>` from `view<T>`. `tack::view<const float> r = w;`
   template <class U>
-    requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
-  TACK_HOST_DEVICE constexpr view(const view<U, Rank>& other) noexcept
-      : base(static_cast<const mdview<U, dextents<Rank>, detail::layout_rows, default_accessor<U>>&>(
-            other)) {}
+  requires(std::is_same_v<const U, T> && !std::is_const_v<U>)
+      TACK_HOST_DEVICE constexpr view(const view<U, Rank>& other) noexcept
+      : base(
+            static_cast<const mdview<U, dextents<Rank>, detail::layout_rows, default_accessor<U>>&>(
+                other)) {}
 
   /// First element of the flat sequence. `for (float x : v) ...`
   TACK_HOST_DEVICE constexpr iterator begin() const noexcept { return this->data(); }
@@ -107,8 +107,8 @@ public:
 
   /// As an Axom-style view (spacing 1). `tack::array_view<float, 2> a = v;`
   template <class U>
-    requires std::is_convertible_v<T (*)[], U (*)[]>
-  TACK_HOST_DEVICE constexpr operator array_view<U, Rank>() const {
+  requires std::is_convertible_v<T (*)[], U (*)[]> TACK_HOST_DEVICE constexpr
+  operator array_view<U, Rank>() const {
     return array_view<U, Rank>(this->data(), this->shape(), 1);
   }
 };

@@ -68,7 +68,8 @@ struct copy_kernel {
 template <class T>
 struct transfer_kernel {
   template <class Dst, class Src, class Seg>
-  TACK_HOST_DEVICE void operator()(index_t s, const Dst& dst, const Src& src, const Seg& segs) const {
+  TACK_HOST_DEVICE void operator()(index_t s, const Dst& dst, const Src& src,
+                                   const Seg& segs) const {
     const copy_segment g = segs[s];
     for (index_t k = 0; k < g[2]; ++k) {
       const T v = src[g[1] + k * g[3]];
@@ -84,8 +85,8 @@ struct transfer_kernel {
 template <class T>
 struct interp_kernel {
   template <class Fine, class Coarse, class Seg>
-  TACK_HOST_DEVICE void operator()(index_t s, const Fine& fine, const Coarse& coarse, const Seg& segs,
-                                   index_t r) const {
+  TACK_HOST_DEVICE void operator()(index_t s, const Fine& fine, const Coarse& coarse,
+                                   const Seg& segs, index_t r) const {
     using S = scalar_t<T>;
     const interp_segment g = segs[s];
     const index_t nx = g[9];
@@ -125,8 +126,8 @@ struct interp_kernel {
 template <class T>
 struct average_kernel {
   template <class Coarse, class Fine, class Seg>
-  TACK_HOST_DEVICE void operator()(index_t s, const Coarse& coarse, const Fine& fine, const Seg& segs,
-                                   index_t r) const {
+  TACK_HOST_DEVICE void operator()(index_t s, const Coarse& coarse, const Fine& fine,
+                                   const Seg& segs, index_t r) const {
     using S = scalar_t<T>;
     const average_segment g = segs[s];
     const S inv = S(1) / S(r * r * r);
@@ -176,7 +177,8 @@ struct initialize_kernel {
     const index_t z = rem / b[5];
     const index_t g = b[7];
     if (x < g || y < g || z < g || x >= b[4] - g || y >= b[5] - g || z >= b[6] - g) return;
-    const vec3d p{origin[0] + (double(b[1] + x) + 0.5) * dx[0], origin[1] + (double(b[2] + y) + 0.5) * dx[1],
+    const vec3d p{origin[0] + (double(b[1] + x) + 0.5) * dx[0],
+                  origin[1] + (double(b[2] + y) + 0.5) * dx[1],
                   origin[2] + (double(b[3] + z) + 0.5) * dx[2]};
     buf[e] = static_cast<T>(f(p));
   }

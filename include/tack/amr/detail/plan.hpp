@@ -41,7 +41,8 @@ struct level_layout {
   /// The element of cell `p` (inside box `b`'s grown box) in the level buffer.
   index_t element(std::size_t b, const std::array<index_t, 3>& p) const noexcept {
     const box g = grown(b);
-    return offsets[b] + ((p[2] - g.lo[2]) * g.extent(1) + (p[1] - g.lo[1])) * g.extent(0) + (p[0] - g.lo[0]);
+    return offsets[b] + ((p[2] - g.lo[2]) * g.extent(1) + (p[1] - g.lo[1])) * g.extent(0) +
+           (p[0] - g.lo[0]);
   }
 };
 
@@ -52,10 +53,10 @@ std::shared_ptr<const level_layout> make_layout(const std::vector<box>& boxes, i
 /// hierarchy's device, built once per hierarchy (and again for the levels a regrid changes).
 struct level_plan {
   std::shared_ptr<const level_layout> layout;
-  array<copy_segment> copies;          // same-level copies, periodic images included
-  array<interp_segment> interp;        // coarse-to-fine interpolation (levels >= 1)
-  array<copy_segment> boundary;        // extrapolation outside the domain (after the two above)
-  array<average_segment> average;      // averaging into the next coarser level (levels >= 1)
+  array<copy_segment> copies;      // same-level copies, periodic images included
+  array<interp_segment> interp;    // coarse-to-fine interpolation (levels >= 1)
+  array<copy_segment> boundary;    // extrapolation outside the domain (after the two above)
+  array<average_segment> average;  // averaging into the next coarser level (levels >= 1)
   /// Per box: {offset, grown lower corner x, y, z, grown extents nx, ny, nz, ghost}.
   array<vec<index_t, 8>> box_table;
   index_t copy_cells = 0, interp_cells = 0, boundary_cells = 0, average_cells = 0;

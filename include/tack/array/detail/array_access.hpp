@@ -65,15 +65,12 @@ template <class To, class From>
 constexpr To convert_scalar(From x) noexcept {
   if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
                 !std::is_same_v<To, bool>) {
-    if (x != x)
-      return To(0);
+    if (x != x) return To(0);
     // Both bounds are powers of two (or 0), exact in every floating-point type.
     constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
     constexpr From hi = static_cast<From>(std::numeric_limits<To>::max() / 2 + 1) * From(2);
-    if (x <= lo)
-      return std::numeric_limits<To>::min();
-    if (x >= hi)
-      return std::numeric_limits<To>::max();
+    if (x <= lo) return std::numeric_limits<To>::min();
+    if (x >= hi) return std::numeric_limits<To>::max();
     return static_cast<To>(x);
   } else {
     return static_cast<To>(x);
@@ -81,10 +78,9 @@ constexpr To convert_scalar(From x) noexcept {
 }
 
 template <std::size_t N>
-bool any_elements(const std::array<index_t, N> &s) {
+bool any_elements(const std::array<index_t, N>& s) {
   index_t n = 1;
-  for (auto e : s)
-    n *= e;
+  for (auto e : s) n *= e;
   return n > 0;
 }
 
@@ -98,7 +94,7 @@ struct array_access {
   /// A new root with `shape` and room for `max(shape[0], opts.capacity)` rows, uninitialized, in
   /// `opts.layout`.
   template <class T, int R, memory_space S>
-  static array<T, R, S> allocate(const std::array<index_t, R> &shape, const options &opts,
+  static array<T, R, S> allocate(const std::array<index_t, R>& shape, const options& opts,
                                  tack::device fallback_device) {
     using A = array<T, R, S>;
     using V = typename A::value_type;
@@ -110,7 +106,7 @@ struct array_access {
         options component_opts = opts;
         component_opts.layout = tack::layout::aos;
         auto parts = make_counted<typename decltype(a.soa_)::block>();
-        for (auto &part : *parts)
+        for (auto& part : *parts)
           part = allocate<scalar_t<V>, R, S>(shape, component_opts, fallback_device);
         a.soa_.parts = std::move(parts);
         return a;
@@ -128,9 +124,9 @@ struct array_access {
   /// `id` < 0: the device's allocator (or the array's memory space); `opts` gives the layout
   /// (refused unless AoS) and the capacity.
   template <class T, int R, memory_space S, class Construct>
-  static array<T, R, S> allocate_objects(const std::array<index_t, R> &shape, tack::device d,
-                                         allocator_id id, const options &opts,
-                                         Construct &&construct) {
+  static array<T, R, S> allocate_objects(const std::array<index_t, R>& shape, tack::device d,
+                                         allocator_id id, const options& opts,
+                                         Construct&& construct) {
     using A = array<T, R, S>;
     static_assert(A::holds_objects);
     if (opts.layout.value_or(tack::layout::aos) == tack::layout::soa) {
@@ -146,7 +142,7 @@ struct array_access {
 
   /// A root over borrowed memory.
   template <class T, int R, memory_space S>
-  static array<T, R, S> borrow(std::remove_const_t<T> *ptr, const std::array<index_t, R> &shape,
+  static array<T, R, S> borrow(std::remove_const_t<T>* ptr, const std::array<index_t, R>& shape,
                                tack::device d, bool read_only, std::shared_ptr<void> owner,
                                bool host_ok) {
     using A = array<T, R, S>;
@@ -183,14 +179,13 @@ struct array_access {
 
   /// A SoA array from component arrays (checked by the caller).
   template <class T, int R, memory_space S>
-  static array<T, R, S>
-  from_components(std::vector<typename array<T, R, S>::component_array> parts) {
+  static array<T, R, S> from_components(
+      std::vector<typename array<T, R, S>::component_array> parts) {
     using A = array<T, R, S>;
     A a = uninitialized<A>();
     a.layout_ = tack::layout::soa;
     auto block = make_counted<typename decltype(a.soa_)::block>();
-    for (std::size_t c = 0; c < block->size(); ++c)
-      (*block)[c] = mutable_alias(parts.at(c));
+    for (std::size_t c = 0; c < block->size(); ++c) (*block)[c] = mutable_alias(parts.at(c));
     a.soa_.parts = std::move(block);
     return a;
   }
@@ -198,13 +193,13 @@ struct array_access {
   /// Calls `f` with the storage policy of `a` (array::visit_storage, the one place the layout
   /// picks it), for the detail code outside the handle: copies and overlap checks.
   template <class A, class F>
-  static decltype(auto) visit_storage(const A &a, F &&f) {
+  static decltype(auto) visit_storage(const A& a, F&& f) {
     return a.visit_storage(std::forward<F>(f));
   }
 
   /// The byte range `[first, last)` an AoS handle covers (for overlap checks).
   template <class A>
-  static std::pair<std::uintptr_t, std::uintptr_t> byte_range(const A &a) {
+  static std::pair<std::uintptr_t, std::uintptr_t> byte_range(const A& a) {
     a.require_pointer("byte_range");
     auto first = reinterpret_cast<std::uintptr_t>(a.pointer("byte_range"));
     return {first, first + a.nbytes()};
@@ -213,7 +208,7 @@ struct array_access {
   /// The same memory through the mutable handle type (internal: any_array stores handles so and
   /// restores constness on the way out).
   template <class T, int R, memory_space S>
-  static array<std::remove_const_t<T>, R, S> mutable_alias(const array<T, R, S> &a) {
+  static array<std::remove_const_t<T>, R, S> mutable_alias(const array<T, R, S>& a) {
     using M = array<std::remove_const_t<T>, R, S>;
     M m = uninitialized<M>();
     m.aos_ = a.aos_;
@@ -225,17 +220,16 @@ struct array_access {
   }
 
   template <class A>
-  static const counted_ptr<storage> &storage_of(const A &a) {
+  static const counted_ptr<storage>& storage_of(const A& a) {
     return a.aos_.root;
   }
 };
 
 /// Element-by-element copy between arrays of one value type and any layouts (host memory).
 template <class D, class Src>
-void copy_elements_host(const D &dst_view, const Src &src_view, index_t n) {
-  for (index_t i = 0; i < n; ++i)
-    dst_view[i] = static_cast<typename D::value_type>(src_view[i]);
+void copy_elements_host(const D& dst_view, const Src& src_view, index_t n) {
+  for (index_t i = 0; i < n; ++i) dst_view[i] = static_cast<typename D::value_type>(src_view[i]);
 }
 
-} // namespace detail
-} // namespace tack
+}  // namespace detail
+}  // namespace tack

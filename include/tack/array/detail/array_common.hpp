@@ -98,7 +98,9 @@ public:
   /// Waits for the copy without taking the values.
   void wait() const { future_.wait(); }
   /// Whether the copy has ended (`get()` will not wait).
-  bool ready() const { return future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready; }
+  bool ready() const {
+    return future_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  }
 
 private:
   std::future<std::vector<V>> future_;

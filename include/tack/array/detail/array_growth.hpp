@@ -20,24 +20,24 @@ namespace tack {
 // ---- public growth members ----------------------------------------------------------------------
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::push_back(const value_type &v) const
+void array<T, Rank, Space>::push_back(const value_type& v) const
     requires(Rank == 1 && !std::is_const_v<T>) {
   if constexpr (holds_objects) {
     objects().template emplace<false>(objects().end_row("push_back"), "push_back", v);
-  } else if (!visit_storage([&v](const auto &s) { return s.try_append(v); })) [[unlikely]] {
+  } else if (!visit_storage([&v](const auto& s) { return s.try_append(v); })) [[unlikely]] {
     insert_rows(size(), 1, &v, 1, "push_back");
   }
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::push_back(value_type &&v) const
+void array<T, Rank, Space>::push_back(value_type&& v) const
     requires(Rank == 1 && !std::is_const_v<T> && !detail::bytes_element_v<std::remove_const_t<T>>) {
   objects().template emplace<false>(objects().end_row("push_back"), "push_back", std::move(v));
 }
 
 template <class T, int Rank, memory_space Space>
 template <class... Args>
-void array<T, Rank, Space>::emplace_back(Args &&...args) const
+void array<T, Rank, Space>::emplace_back(Args&&... args) const
     requires(Rank == 1 && !std::is_const_v<T>) {
   if constexpr (holds_objects) {
     objects().template emplace<false>(objects().end_row("emplace_back"), "emplace_back",
@@ -49,7 +49,7 @@ void array<T, Rank, Space>::emplace_back(Args &&...args) const
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::insert(index_t pos, const value_type &value) const
+void array<T, Rank, Space>::insert(index_t pos, const value_type& value) const
     requires(Rank == 1 && !std::is_const_v<T>) {
   if constexpr (holds_objects) {
     // `value` may be an element of this array: it is copied before anything moves.
@@ -60,13 +60,13 @@ void array<T, Rank, Space>::insert(index_t pos, const value_type &value) const
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::insert(index_t pos, value_type &&value) const
+void array<T, Rank, Space>::insert(index_t pos, value_type&& value) const
     requires(Rank == 1 && !std::is_const_v<T> && !detail::bytes_element_v<std::remove_const_t<T>>) {
   objects().template emplace<false>(pos, "insert", std::move(value));
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::insert(index_t pos, index_t count, const value_type &value) const
+void array<T, Rank, Space>::insert(index_t pos, index_t count, const value_type& value) const
     requires(Rank == 1 && !std::is_const_v<T>) {
   if (count < 0) {
     throw value_error("tack::array::insert: count " + std::to_string(count) + " is negative for " +
@@ -105,7 +105,7 @@ void array<T, Rank, Space>::append(std::initializer_list<value_type> values) con
 
 template <class T, int Rank, memory_space Space>
 template <class U, memory_space S2>
-void array<T, Rank, Space>::append(const array<U, Rank, S2> &other) const
+void array<T, Rank, Space>::append(const array<U, Rank, S2>& other) const
     requires(!std::is_const_v<T> &&
              std::is_same_v<std::remove_const_t<U>, std::remove_const_t<T>>) {
   auto values = other.to_vector();
@@ -132,7 +132,7 @@ void array<T, Rank, Space>::resize(index_t n) const requires(!std::is_const_v<T>
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::resize(index_t n, const value_type &value) const
+void array<T, Rank, Space>::resize(index_t n, const value_type& value) const
     requires(!std::is_const_v<T>) {
   if constexpr (holds_objects) {
     objects().resize(n, &value, "resize");
@@ -144,7 +144,7 @@ void array<T, Rank, Space>::resize(index_t n, const value_type &value) const
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::shrink() const requires(!std::is_const_v<T>) {
   require_growable("shrink");
-  visit_storage([](const auto &s) { s.shrink(); });
+  visit_storage([](const auto& s) { s.shrink(); });
 }
 
 template <class T, int Rank, memory_space Space>
@@ -166,7 +166,7 @@ void array<T, Rank, Space>::set_resize_ratio(double r) const {
     throw value_error("tack::array::set_resize_ratio: ratio " + std::to_string(r) + " for " +
                       describe() + " must be a finite number >= 1 (growth must not shrink)");
   }
-  visit_storage([r](const auto &s) { s.set_resize_ratio(r); });
+  visit_storage([r](const auto& s) { s.set_resize_ratio(r); });
 }
 
 template <class T, int Rank, memory_space Space>
@@ -176,19 +176,19 @@ void array<T, Rank, Space>::reserve(index_t n) const requires(!std::is_const_v<T
     throw value_error("tack::array::reserve: capacity " + std::to_string(n) + " is negative for " +
                       describe());
   }
-  visit_storage([n](const auto &s) { s.reserve(n); });
+  visit_storage([n](const auto& s) { s.reserve(n); });
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_type *values,
-                                        std::size_t nvalues, const char *op) const {
+void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_type* values,
+                                        std::size_t nvalues, const char* op) const {
   if constexpr (holds_objects) {
     // insert_values: rows of elements (insert(pos, count, value) goes to object_rows directly).
     (void)nvalues;
     objects().insert_rows(pos, count, values, false, op);
   } else {
     if (count == 1 && nvalues == 1 &&
-        visit_storage([&](const auto &s) { return s.try_append(*values, pos); })) {
+        visit_storage([&](const auto& s) { return s.try_append(*values, pos); })) {
       return;
     }
     require_growable(op);
@@ -197,20 +197,18 @@ void array<T, Rank, Space>::insert_rows(index_t pos, index_t count, const value_
       throw index_error(std::string("tack::array::") + op + ": position " + std::to_string(pos) +
                         " is outside [0, " + std::to_string(n) + "] for " + describe());
     }
-    if (count == 0)
-      return;
-    visit_storage([&](const auto &s) { s.insert_rows(pos, count, values, nvalues, op); });
+    if (count == 0) return;
+    visit_storage([&](const auto& s) { s.insert_rows(pos, count, values, nvalues, op); });
   }
 }
 
 template <class T, int Rank, memory_space Space>
 void array<T, Rank, Space>::insert_values(index_t pos, std::span<const value_type> values,
-                                          const char *op) const {
+                                          const char* op) const {
   require_valid(op);
-  std::size_t row = 1; // elements per row
+  std::size_t row = 1;  // elements per row
   const auto sh = shape();
-  for (int d = 1; d < Rank; ++d)
-    row *= static_cast<std::size_t>(sh[static_cast<std::size_t>(d)]);
+  for (int d = 1; d < Rank; ++d) row *= static_cast<std::size_t>(sh[static_cast<std::size_t>(d)]);
   if (row == 0 || values.size() % row != 0) {
     throw value_error(std::string("tack::array::") + op + ": " + std::to_string(values.size()) +
                       " values do not make whole rows of " + std::to_string(row) +
@@ -225,7 +223,7 @@ void array<T, Rank, Space>::insert_values(index_t pos, std::span<const value_typ
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::erase_rows(index_t first, index_t last, const char *op) const {
+void array<T, Rank, Space>::erase_rows(index_t first, index_t last, const char* op) const {
   require_growable(op);
   const index_t n = extent(0);
   if (first < 0 || last > n || first > last) {
@@ -233,19 +231,18 @@ void array<T, Rank, Space>::erase_rows(index_t first, index_t last, const char *
                       ", " + std::to_string(last) + ") are not within [0, " + std::to_string(n) +
                       ") of " + describe());
   }
-  if (first == last)
-    return;
-  visit_storage([&](const auto &s) { s.erase_rows(first, last, op); });
+  if (first == last) return;
+  visit_storage([&](const auto& s) { s.erase_rows(first, last, op); });
 }
 
 template <class T, int Rank, memory_space Space>
-void array<T, Rank, Space>::resize_rows(index_t n, const value_type &value, const char *op) const {
+void array<T, Rank, Space>::resize_rows(index_t n, const value_type& value, const char* op) const {
   require_growable(op);
   if (n < 0) {
     throw value_error(std::string("tack::array::") + op + ": size " + std::to_string(n) +
                       " is negative for " + describe());
   }
-  visit_storage([&](const auto &s) { s.resize_rows(n, value, op); });
+  visit_storage([&](const auto& s) { s.resize_rows(n, value, op); });
 }
 
-} // namespace tack
+}  // namespace tack

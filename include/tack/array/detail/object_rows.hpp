@@ -87,7 +87,8 @@ struct storage_policy<A>::objects {
   // The elements moved to a block of `new_cap_rows` rows (reserve, shrink).
   void relocate(index_t new_cap_rows, const char* op) const {
     const std::size_t used = static_cast<std::size_t>(root().extents[0]) * row_objects();
-    reallocate(new_cap_rows, used, 0, [](V*) {}, op);
+    reallocate(
+        new_cap_rows, used, 0, [](V*) {}, op);
   }
 
   // One element made from `args` before row `pos` (rank 1). CopyFirst: `args` is one value that
@@ -122,7 +123,8 @@ struct storage_policy<A>::objects {
       }
     } else {
       reallocate(
-          policy().new_capacity_rows(policy().grown_rows(n, 1, op), op), static_cast<std::size_t>(pos), 1,
+          policy().new_capacity_rows(policy().grown_rows(n, 1, op), op),
+          static_cast<std::size_t>(pos), 1,
           [&](V* at) { std::construct_at(at, std::forward<Args>(args)...); }, op);
       st.extents[0] = n + 1;
     }

@@ -26,15 +26,15 @@ namespace tack::detail {
 template <class A>
 struct storage_policy<A>::soa {
   using part = typename decltype(A::soa_)::part;
-  const A &a;
+  const A& a;
 
   // ---- shape and metadata --------------------------------------------------------------------
 
   // Component `c` as given at construction (without this handle's row window).
-  const part &stored(int c) const { return a.soa_[c]; }
-  static constexpr tack::layout layout = tack::layout::soa; // the layout this policy stores
-  static constexpr const char *layout_note = ", soa";       // what describe() adds for the layout
-  const auto &parts() const { return *a.soa_.parts; }
+  const part& stored(int c) const { return a.soa_[c]; }
+  static constexpr tack::layout layout = tack::layout::soa;  // the layout this policy stores
+  static constexpr const char* layout_note = ", soa";        // what describe() adds for the layout
+  const auto& parts() const { return *a.soa_.parts; }
   bool valid() const noexcept { return static_cast<bool>(a.soa_.parts); }
   shape_type shape() const { return a.row_view_ ? a.shape_ : stored(0).shape(); }
   tack::device device() const { return stored(0).device(); }
@@ -44,8 +44,7 @@ struct storage_policy<A>::soa {
   bool read_only() const { return read_only_component() >= 0; }
   int read_only_component() const {
     for (int c = 0; c < N; ++c) {
-      if (stored(c).read_only())
-        return c;
+      if (stored(c).read_only()) return c;
     }
     return -1;
   }
@@ -55,17 +54,14 @@ struct storage_policy<A>::soa {
   }
   std::uint64_t version() const {
     std::uint64_t v = 0;
-    for (auto &c : parts())
-      v += c.version();
+    for (auto& c : parts()) v += c.version();
     return v;
   }
   void bump_version() const {
-    for (auto &c : parts())
-      c.bump_version();
+    for (auto& c : parts()) c.bump_version();
   }
   std::string row_view_description() const {
-    if (!a.row_view_)
-      return stored(0).row_view_description();
+    if (!a.row_view_) return stored(0).row_view_description();
     return "view of rows [" + std::to_string(a.soa_.first_row) + ", " +
            std::to_string(a.soa_.first_row + a.shape_[0]) + ") of " +
            std::to_string(stored(0).shape()[0]);
@@ -74,10 +70,9 @@ struct storage_policy<A>::soa {
   // Component `c` as this handle sees it: the stored component, or for a row view its rows
   // [first_row, first_row + shape_[0]). A view whose rows a shrink of the components removed is an
   // index_error, as for AoS views.
-  typename A::component_array part_of(int c, const char *op) const {
-    const auto &p = stored(c);
-    if (!a.row_view_)
-      return typename A::component_array(p);
+  typename A::component_array part_of(int c, const char* op) const {
+    const auto& p = stored(c);
+    if (!a.row_view_) return typename A::component_array(p);
     require_window(op);
     const index_t first = a.soa_.first_row;
     return typename A::component_array(p.slice_rows(slice(first, first + a.shape_[0]), op));
@@ -85,21 +80,20 @@ struct storage_policy<A>::soa {
   std::vector<typename A::component_array> components() const {
     std::vector<typename A::component_array> out;
     out.reserve(static_cast<std::size_t>(N));
-    for (int c = 0; c < N; ++c)
-      out.push_back(part_of(c, "components"));
+    for (int c = 0; c < N; ++c) out.push_back(part_of(c, "components"));
     return out;
   }
 
   // ---- pointers and host elements ------------------------------------------------------------
 
-  [[noreturn]] void require_pointer(const char *op) const {
+  [[noreturn]] void require_pointer(const char* op) const {
     throw value_error(std::string("tack::array::") + op + ": " + a.describe() +
                       " is structure-of-arrays and has no single pointer; use components(), "
                       "soa_view(), or copy({.layout = tack::layout::aos})");
   }
-  void require_components(const char *) const noexcept {}
-  [[noreturn]] T *pointer(const char *op) const { require_pointer(op); }
-  [[noreturn]] T &element(index_t, const char *op) const {
+  void require_components(const char*) const noexcept {}
+  [[noreturn]] T* pointer(const char* op) const { require_pointer(op); }
+  [[noreturn]] T& element(index_t, const char* op) const {
     throw value_error(std::string("tack::array::") + op + ": " + a.describe() +
                       " is structure-of-arrays; host element access goes through soa_view()[i] "
                       "or components()");
@@ -110,13 +104,12 @@ struct storage_policy<A>::soa {
   // Whether every row of this view's window still exists in every component.
   bool window_exists() const {
     const index_t last = a.soa_.first_row + a.shape_[0];
-    for (auto &c : parts()) {
-      if (last > c.shape()[0])
-        return false;
+    for (auto& c : parts()) {
+      if (last > c.shape()[0]) return false;
     }
     return true;
   }
-  void require_window(const char *op) const {
+  void require_window(const char* op) const {
     if (a.row_view_ && !window_exists()) {
       throw index_error(std::string("tack::array::") + op + ": " + a.describe() +
                         " no longer exists: its components now have " +
@@ -126,15 +119,14 @@ struct storage_policy<A>::soa {
   // Makes `out` rows `s` (step 1) of this handle: the same component block with a row window, one
   // reference-count increment. False (out untouched) for a moved-from handle, an empty range or
   // rows that no longer exist.
-  inline TACK_IMPL_ALWAYS_INLINE bool window(const slice &s, A &out) const {
-    if (!a.soa_.parts)
-      return false;
-    const aos_storage<part> first_part{stored(0)}; // a root or a view, never moved from
+  inline TACK_IMPL_ALWAYS_INLINE bool window(const slice& s, A& out) const {
+    if (!a.soa_.parts) return false;
+    const aos_storage<part> first_part{stored(0)};  // a root or a view, never moved from
     const index_t n = a.row_view_ ? a.shape_[0] : first_part.shape()[0];
     const auto b = s.resolve(n);
-    if (!(b.first < b.last && (!a.row_view_ || window_exists())))
-      return false;
-    shape_type sh = a.row_view_ ? a.shape_ : first_part.shape(); // read before the atomic increment
+    if (!(b.first < b.last && (!a.row_view_ || window_exists()))) return false;
+    shape_type sh =
+        a.row_view_ ? a.shape_ : first_part.shape();  // read before the atomic increment
     sh[0] = b.last - b.first;
     out.layout_ = tack::layout::soa;
     out.soa_.first_row = a.soa_.first_row + b.first;
@@ -151,7 +143,7 @@ struct storage_policy<A>::soa {
   typename A::soa_kernel_view soa_kernel_form() const {
     require_window("soa_view");
     using CS = typename A::const_scalar;
-    std::array<CS *, static_cast<std::size_t>(N)> ptrs{};
+    std::array<CS*, static_cast<std::size_t>(N)> ptrs{};
     const index_t first = a.row_view_ ? a.soa_.first_row : 0;
     const index_t row = row_elements();
     for (int c = 0; c < N; ++c) {
@@ -173,21 +165,20 @@ struct storage_policy<A>::soa {
   index_t row_elements() const {
     const auto sh = shape();
     index_t n = 1;
-    for (int d = 1; d < Rank; ++d)
-      n *= sh[static_cast<std::size_t>(d)];
+    for (int d = 1; d < Rank; ++d) n *= sh[static_cast<std::size_t>(d)];
     return n;
   }
 
   // ---- views -----------------------------------------------------------------------------------
 
   template <class R, std::size_t M>
-  [[noreturn]] void view_bytes(R &, const std::array<index_t, M> &, const char *op) const {
+  [[noreturn]] void view_bytes(R&, const std::array<index_t, M>&, const char* op) const {
     require_pointer(op);
   }
   // Shares this handle's component block with `out`, whose parts are of another memory space
   // parameter, each converted after `check(part)` accepts it.
   template <class Out, class Check>
-  void share_into(Out &out, Check &&check) const {
+  void share_into(Out& out, Check&& check) const {
     auto block = make_counted<typename decltype(out.soa_)::block>();
     for (std::size_t c = 0; c < block->size(); ++c) {
       check(parts()[c]);
@@ -199,7 +190,7 @@ struct storage_policy<A>::soa {
   }
 
   template <int NewRank>
-  array<T, NewRank, A::space> reshape(const tack::shape<NewRank> &new_shape) const {
+  array<T, NewRank, A::space> reshape(const tack::shape<NewRank>& new_shape) const {
     using R = array<T, NewRank, A::space>;
     R out(typename R::uninitialized_tag{});
     out.layout_ = tack::layout::soa;
@@ -216,13 +207,13 @@ struct storage_policy<A>::soa {
 
   // Calls `f(first, last)` with each component's byte range (none for an empty handle).
   template <class F>
-  void for_each_byte_range(F &&f) const {
-    for (const auto &c : components())
+  void for_each_byte_range(F&& f) const {
+    for (const auto& c : components())
       aos_storage<typename A::component_array>{c}.for_each_byte_range(f);
   }
   // The address of each component's first scalar (into `bases`); returns the step between
   // elements in bytes: one scalar, as each component is its own array.
-  std::ptrdiff_t component_bases(std::vector<std::uintptr_t> &bases) const {
+  std::ptrdiff_t component_bases(std::vector<std::uintptr_t>& bases) const {
     bases.resize(static_cast<std::size_t>(N));
     for (int c = 0; c < N; ++c) {
       const auto part = part_of(c, "copy");
@@ -238,14 +229,12 @@ struct storage_policy<A>::soa {
     std::vector<V> out(static_cast<std::size_t>(a.size()));
     for (int c = 0; c < N; ++c) {
       const auto values = part_of(c, "to_vector").to_vector();
-      for (std::size_t i = 0; i < out.size(); ++i)
-        set_component(out[i], c, values[i]);
+      for (std::size_t i = 0; i < out.size(); ++i) set_component(out[i], c, values[i]);
     }
     return out;
   }
-  void fill(const V &value) const {
-    for (int c = 0; c < N; ++c)
-      part_of(c, "fill").fill(get_component<S>(value, c));
+  void fill(const V& value) const {
+    for (int c = 0; c < N; ++c) part_of(c, "fill").fill(get_component<S>(value, c));
   }
   [[noreturn]] typename A::exported_memory export_memory() const {
     throw value_error("tack::array::export_memory: " + a.describe() +
@@ -257,50 +246,40 @@ struct storage_policy<A>::soa {
   // --------------------------------------------------------------
 
   index_t capacity() const {
-    if (a.row_view_)
-      return a.shape_[0];
+    if (a.row_view_) return a.shape_[0];
     index_t cap = std::numeric_limits<index_t>::max();
-    for (auto &c : parts())
-      cap = std::min(cap, c.capacity());
+    for (auto& c : parts()) cap = std::min(cap, c.capacity());
     return cap;
   }
   double resize_ratio() const { return stored(0).resize_ratio(); }
   void set_resize_ratio(double r) const {
-    for (auto &c : parts())
-      c.set_resize_ratio(r);
+    for (auto& c : parts()) c.set_resize_ratio(r);
   }
-  void require_growable(const char *op) const {
-    if (is_view())
-      a.refuse_growth(op, "it is a view");
-    for (auto &c : parts())
-      c.require_growable(op);
+  void require_growable(const char* op) const {
+    if (is_view()) a.refuse_growth(op, "it is a view");
+    for (auto& c : parts()) c.require_growable(op);
   }
-  bool try_append(const V &, index_t = -1) const noexcept { return false; }
-  void insert_rows(index_t pos, index_t count, const V *values, std::size_t nvalues,
-                   const char *op) const {
+  bool try_append(const V&, index_t = -1) const noexcept { return false; }
+  void insert_rows(index_t pos, index_t count, const V* values, std::size_t nvalues,
+                   const char* op) const {
     std::vector<S> part_values(nvalues);
     for (int c = 0; c < N; ++c) {
-      for (std::size_t k = 0; k < nvalues; ++k)
-        part_values[k] = get_component<S>(values[k], c);
+      for (std::size_t k = 0; k < nvalues; ++k) part_values[k] = get_component<S>(values[k], c);
       stored(c).insert_rows(pos, count, part_values.data(), nvalues, op);
     }
   }
-  void erase_rows(index_t first, index_t last, const char *op) const {
-    for (auto &c : parts())
-      c.erase_rows(first, last, op);
+  void erase_rows(index_t first, index_t last, const char* op) const {
+    for (auto& c : parts()) c.erase_rows(first, last, op);
   }
-  void resize_rows(index_t n, const V &value, const char *op) const {
-    for (int c = 0; c < N; ++c)
-      stored(c).resize_rows(n, get_component<S>(value, c), op);
+  void resize_rows(index_t n, const V& value, const char* op) const {
+    for (int c = 0; c < N; ++c) stored(c).resize_rows(n, get_component<S>(value, c), op);
   }
   void reserve(index_t n) const {
-    for (auto &c : parts())
-      c.reserve(n);
+    for (auto& c : parts()) c.reserve(n);
   }
   void shrink() const {
-    for (auto &c : parts())
-      c.shrink();
+    for (auto& c : parts()) c.shrink();
   }
 };
 
-} // namespace tack::detail
+}  // namespace tack::detail

@@ -29,17 +29,15 @@ struct stencil {
 
 /// Combines `values[idx[k]] * w[k]`; `T` a floating scalar, vector or matrix.
 template <class T, class V>
-TACK_HOST_DEVICE inline T combine(const V &values, const stencil &s) {
+TACK_HOST_DEVICE inline T combine(const V& values, const stencil& s) {
   using S = scalar_t<T>;
   if (s.n == 8) {
     T r = static_cast<T>(values[s.idx[0]]) * static_cast<S>(s.w[0]);
-    for (int k = 1; k < 8; ++k)
-      r += static_cast<T>(values[s.idx[k]]) * static_cast<S>(s.w[k]);
+    for (int k = 1; k < 8; ++k) r += static_cast<T>(values[s.idx[k]]) * static_cast<S>(s.w[k]);
     return r;
   }
   T r = static_cast<T>(values[s.idx[0]]) * static_cast<S>(s.w[0]);
-  for (int k = 1; k < s.n; ++k)
-    r += static_cast<T>(values[s.idx[k]]) * static_cast<S>(s.w[k]);
+  for (int k = 1; k < s.n; ++k) r += static_cast<T>(values[s.idx[k]]) * static_cast<S>(s.w[k]);
   return r;
 }
 
@@ -51,28 +49,24 @@ TACK_HOST_DEVICE inline T nan_value() {
     return static_cast<T>(NAN);
   } else {
     T r{};
-    S *p = reinterpret_cast<S *>(&r);
-    for (int c = 0; c < components_v<T>; ++c)
-      p[c] = static_cast<S>(NAN);
+    S* p = reinterpret_cast<S*>(&r);
+    for (int c = 0; c < components_v<T>; ++c) p[c] = static_cast<S>(NAN);
     return r;
   }
 }
 
 /// Axis position of `f` (fractional point index) on an axis of `n` points: the lower point `i`
 /// and the fraction `t`; false when outside `[0, n - 1]` (with the tolerance).
-TACK_HOST_DEVICE inline bool axis_cell(double f, index_t n, index_t &i, double &t) {
-  if (!(f >= -param_tol) || !(f <= static_cast<double>(n - 1) + param_tol))
-    return false;
+TACK_HOST_DEVICE inline bool axis_cell(double f, index_t n, index_t& i, double& t) {
+  if (!(f >= -param_tol) || !(f <= static_cast<double>(n - 1) + param_tol)) return false;
   if (n == 1) {
     i = 0;
     t = 0;
     return true;
   }
   double fl = std::floor(f);
-  if (fl < 0)
-    fl = 0;
-  if (fl > static_cast<double>(n - 2))
-    fl = static_cast<double>(n - 2);
+  if (fl < 0) fl = 0;
+  if (fl > static_cast<double>(n - 2)) fl = static_cast<double>(n - 2);
   i = static_cast<index_t>(fl);
   t = f - fl;
   t = t < 0 ? 0 : (t > 1 ? 1 : t);
@@ -86,8 +80,7 @@ TACK_HOST_DEVICE inline stencil structured_stencil(const index_t (&dims)[3], con
   stencil s;
   if (cells) {
     index_t c[3];
-    for (int d = 0; d < 3; ++d)
-      c[d] = dims[d] > 1 ? dims[d] - 1 : 1;
+    for (int d = 0; d < 3; ++d) c[d] = dims[d] > 1 ? dims[d] - 1 : 1;
     s.n = 1;
     s.idx[0] = i[0] + c[0] * (i[1] + c[1] * i[2]);
     s.w[0] = 1;
@@ -144,13 +137,12 @@ struct uniform_form {
   }
 
   template <class P>
-  TACK_HOST_DEVICE stencil locate(const P &p, bool cells) const {
+  TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
     index_t i[3];
     double t[3];
     for (int d = 0; d < 3; ++d) {
       const double f = (static_cast<double>(p[d]) - origin[d]) * inv_spacing[d];
-      if (!axis_cell(f, dims[d], i[d], t[d]))
-        return stencil{};
+      if (!axis_cell(f, dims[d], i[d], t[d])) return stencil{};
     }
     return structured_stencil(dims, i, t, cells);
   }
@@ -160,7 +152,7 @@ struct uniform_form {
   /// axis of one point steps 0 with weight 0, so every grid takes the same path). The result is
   /// `locate` + `combine`'s, without the stencil's arrays.
   template <class T, class V, class P>
-  TACK_HOST_DEVICE T interpolate(const V &values, const P &p, bool cells) const {
+  TACK_HOST_DEVICE T interpolate(const V& values, const P& p, bool cells) const {
     using S = scalar_t<T>;
     index_t i[3];
     S t[3];
@@ -169,7 +161,7 @@ struct uniform_form {
       const index_t n = dims[d];
       if (!(f >= -param_tol) || !(f <= static_cast<double>(n - 1) + param_tol))
         return nan_value<T>();
-      const index_t last = n > 1 ? n - 2 : 0; // the last cell's lower point
+      const index_t last = n > 1 ? n - 2 : 0;  // the last cell's lower point
       index_t k = f > 0 ? static_cast<index_t>(f) : 0;
       k = k > last ? last : k;
       const double r = n > 1 ? f - static_cast<double>(k) : 0.0;
@@ -199,12 +191,11 @@ struct uniform_form {
   // Force-inlined, as every prefetch function here: GCC marks a function that only prefetches
   // as pure and drops the calls to it, unless it is inlined first.
   template <class V, class Pts>
-  TACK_FORCEINLINE void prefetch(const V &values, const Pts &pts, index_t i, index_t n,
+  TACK_FORCEINLINE void prefetch(const V& values, const Pts& pts, index_t i, index_t n,
                                  bool cells) const {
 #if !defined(__CUDA_ARCH__)
     if constexpr (requires { &values[0]; }) {
-      if (!cells && i + prefetch_distance < n)
-        prefetch_corners(values, pts[i + prefetch_distance]);
+      if (!cells && i + prefetch_distance < n) prefetch_corners(values, pts[i + prefetch_distance]);
     }
 #else
     (void)values;
@@ -219,7 +210,7 @@ struct uniform_form {
   /// computed in single precision, clamped into the grid (NaN to 0) and formed as an integer, so
   /// that a point outside the grid asks for some other line and nothing is dereferenced.
   template <class V, class P>
-  inline TACK_IMPL_ALWAYS_INLINE void prefetch_corners(const V &values, const P &p) const {
+  inline TACK_IMPL_ALWAYS_INLINE void prefetch_corners(const V& values, const P& p) const {
     index_t b = 0, stride = 1;
     for (int d = 0; d < 3; ++d) {
       float f = (static_cast<float>(p[d]) - origin_f[d]) * inv_spacing_f[d];
@@ -235,8 +226,8 @@ struct uniform_form {
     const std::size_t sy = static_cast<std::size_t>(dims[0]) * bytes;
     const std::size_t sz = static_cast<std::size_t>(dims[0] * dims[1]) * bytes;
     for (const std::uintptr_t k : {first, first + sy, first + sz, first + sy + sz}) {
-      __builtin_prefetch(reinterpret_cast<const void *>(k));
-      __builtin_prefetch(reinterpret_cast<const void *>(k + 2 * bytes - 1));
+      __builtin_prefetch(reinterpret_cast<const void*>(k));
+      __builtin_prefetch(reinterpret_cast<const void*>(k + 2 * bytes - 1));
     }
   }
 };
@@ -248,7 +239,7 @@ struct rectilinear_form {
   index_t dims[3];
 
   template <class P>
-  TACK_HOST_DEVICE stencil locate(const P &p, bool cells) const {
+  TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
     index_t i[3];
     double t[3];
     for (int d = 0; d < 3; ++d) {
@@ -256,14 +247,13 @@ struct rectilinear_form {
       const index_t n = dims[d];
       const double lo = axes[d][0], hi = axes[d][n - 1];
       const double tol = param_tol * (hi > lo ? hi - lo : 1.0);
-      if (!(x >= lo - tol) || !(x <= hi + tol))
-        return stencil{};
+      if (!(x >= lo - tol) || !(x <= hi + tol)) return stencil{};
       if (n == 1) {
         i[d] = 0;
         t[d] = 0;
         continue;
       }
-      index_t a = 0, b = n - 1; // axes[a] <= x < axes[b] (or x at the end)
+      index_t a = 0, b = n - 1;  // axes[a] <= x < axes[b] (or x at the end)
       while (b - a > 1) {
         const index_t m = a + (b - a) / 2;
         if (axes[d][m] <= x) {
@@ -287,8 +277,7 @@ TACK_HOST_DEVICE inline bool solve3(const double (&a)[3][3], const double (&b)[3
   const double c01 = a[1][2] * a[2][0] - a[1][0] * a[2][2];
   const double c02 = a[1][0] * a[2][1] - a[1][1] * a[2][0];
   const double det = a[0][0] * c00 + a[0][1] * c01 + a[0][2] * c02;
-  if (det == 0 || !(std::fabs(det) > 0))
-    return false;
+  if (det == 0 || !(std::fabs(det) > 0)) return false;
   const double inv = 1.0 / det;
   const double i00 = c00, i01 = a[0][2] * a[2][1] - a[0][1] * a[2][2],
                i02 = a[0][1] * a[1][2] - a[0][2] * a[1][1];
@@ -309,114 +298,112 @@ TACK_HOST_DEVICE inline void shape_functions(int type, const double (&p)[3], dou
   const double r = p[0], s = p[1], t = p[2];
   const double rm = 1 - r, sm = 1 - s, tm = 1 - t;
   switch (type) {
-  case 9: { // quad: (0,0) (1,0) (1,1) (0,1)
-    N[0] = rm * sm;
-    N[1] = r * sm;
-    N[2] = r * s;
-    N[3] = rm * s;
-    dN[0][0] = -sm;
-    dN[1][0] = sm;
-    dN[2][0] = s;
-    dN[3][0] = -s;
-    dN[0][1] = -rm;
-    dN[1][1] = -r;
-    dN[2][1] = r;
-    dN[3][1] = rm;
-    for (int a = 0; a < 4; ++a)
-      dN[a][2] = 0;
-    break;
-  }
-  case 8: { // pixel: (0,0) (1,0) (0,1) (1,1)
-    N[0] = rm * sm;
-    N[1] = r * sm;
-    N[2] = rm * s;
-    N[3] = r * s;
-    dN[0][0] = -sm;
-    dN[1][0] = sm;
-    dN[2][0] = -s;
-    dN[3][0] = s;
-    dN[0][1] = -rm;
-    dN[1][1] = -r;
-    dN[2][1] = rm;
-    dN[3][1] = r;
-    for (int a = 0; a < 4; ++a)
-      dN[a][2] = 0;
-    break;
-  }
-  case 12:   // hexahedron: bottom (0,0) (1,0) (1,1) (0,1), then the top
-  case 11: { // voxel: x fastest, then y, then z
-    for (int a = 0; a < 8; ++a) {
-      int bx, by;
-      const int bz = a >= 4 ? 1 : 0;
-      const int q = a & 3;
-      if (type == 12) {
-        bx = (q == 1 || q == 2) ? 1 : 0;
-        by = q >= 2 ? 1 : 0;
-      } else {
-        bx = q & 1;
-        by = q >> 1;
-      }
-      const double fx = bx ? r : rm, fy = by ? s : sm, fz = bz ? t : tm;
-      N[a] = fx * fy * fz;
-      dN[a][0] = (bx ? 1 : -1) * fy * fz;
-      dN[a][1] = (by ? 1 : -1) * fx * fz;
-      dN[a][2] = (bz ? 1 : -1) * fx * fy;
+    case 9: {  // quad: (0,0) (1,0) (1,1) (0,1)
+      N[0] = rm * sm;
+      N[1] = r * sm;
+      N[2] = r * s;
+      N[3] = rm * s;
+      dN[0][0] = -sm;
+      dN[1][0] = sm;
+      dN[2][0] = s;
+      dN[3][0] = -s;
+      dN[0][1] = -rm;
+      dN[1][1] = -r;
+      dN[2][1] = r;
+      dN[3][1] = rm;
+      for (int a = 0; a < 4; ++a) dN[a][2] = 0;
+      break;
     }
-    break;
-  }
-  case 13: { // wedge: triangle (0,0) (1,0) (0,1) at t = 0, then at t = 1
-    const double l = 1 - r - s;
-    N[0] = l * tm;
-    N[1] = r * tm;
-    N[2] = s * tm;
-    N[3] = l * t;
-    N[4] = r * t;
-    N[5] = s * t;
-    dN[0][0] = -tm;
-    dN[1][0] = tm;
-    dN[2][0] = 0;
-    dN[3][0] = -t;
-    dN[4][0] = t;
-    dN[5][0] = 0;
-    dN[0][1] = -tm;
-    dN[1][1] = 0;
-    dN[2][1] = tm;
-    dN[3][1] = -t;
-    dN[4][1] = 0;
-    dN[5][1] = t;
-    dN[0][2] = -l;
-    dN[1][2] = -r;
-    dN[2][2] = -s;
-    dN[3][2] = l;
-    dN[4][2] = r;
-    dN[5][2] = s;
-    break;
-  }
-  case 14: { // pyramid: base quad at t = 0, apex at t = 1
-    N[0] = rm * sm * tm;
-    N[1] = r * sm * tm;
-    N[2] = r * s * tm;
-    N[3] = rm * s * tm;
-    N[4] = t;
-    dN[0][0] = -sm * tm;
-    dN[1][0] = sm * tm;
-    dN[2][0] = s * tm;
-    dN[3][0] = -s * tm;
-    dN[4][0] = 0;
-    dN[0][1] = -rm * tm;
-    dN[1][1] = -r * tm;
-    dN[2][1] = r * tm;
-    dN[3][1] = rm * tm;
-    dN[4][1] = 0;
-    dN[0][2] = -rm * sm;
-    dN[1][2] = -r * sm;
-    dN[2][2] = -r * s;
-    dN[3][2] = -rm * s;
-    dN[4][2] = 1;
-    break;
-  }
-  default:
-    break;
+    case 8: {  // pixel: (0,0) (1,0) (0,1) (1,1)
+      N[0] = rm * sm;
+      N[1] = r * sm;
+      N[2] = rm * s;
+      N[3] = r * s;
+      dN[0][0] = -sm;
+      dN[1][0] = sm;
+      dN[2][0] = -s;
+      dN[3][0] = s;
+      dN[0][1] = -rm;
+      dN[1][1] = -r;
+      dN[2][1] = rm;
+      dN[3][1] = r;
+      for (int a = 0; a < 4; ++a) dN[a][2] = 0;
+      break;
+    }
+    case 12:    // hexahedron: bottom (0,0) (1,0) (1,1) (0,1), then the top
+    case 11: {  // voxel: x fastest, then y, then z
+      for (int a = 0; a < 8; ++a) {
+        int bx, by;
+        const int bz = a >= 4 ? 1 : 0;
+        const int q = a & 3;
+        if (type == 12) {
+          bx = (q == 1 || q == 2) ? 1 : 0;
+          by = q >= 2 ? 1 : 0;
+        } else {
+          bx = q & 1;
+          by = q >> 1;
+        }
+        const double fx = bx ? r : rm, fy = by ? s : sm, fz = bz ? t : tm;
+        N[a] = fx * fy * fz;
+        dN[a][0] = (bx ? 1 : -1) * fy * fz;
+        dN[a][1] = (by ? 1 : -1) * fx * fz;
+        dN[a][2] = (bz ? 1 : -1) * fx * fy;
+      }
+      break;
+    }
+    case 13: {  // wedge: triangle (0,0) (1,0) (0,1) at t = 0, then at t = 1
+      const double l = 1 - r - s;
+      N[0] = l * tm;
+      N[1] = r * tm;
+      N[2] = s * tm;
+      N[3] = l * t;
+      N[4] = r * t;
+      N[5] = s * t;
+      dN[0][0] = -tm;
+      dN[1][0] = tm;
+      dN[2][0] = 0;
+      dN[3][0] = -t;
+      dN[4][0] = t;
+      dN[5][0] = 0;
+      dN[0][1] = -tm;
+      dN[1][1] = 0;
+      dN[2][1] = tm;
+      dN[3][1] = -t;
+      dN[4][1] = 0;
+      dN[5][1] = t;
+      dN[0][2] = -l;
+      dN[1][2] = -r;
+      dN[2][2] = -s;
+      dN[3][2] = l;
+      dN[4][2] = r;
+      dN[5][2] = s;
+      break;
+    }
+    case 14: {  // pyramid: base quad at t = 0, apex at t = 1
+      N[0] = rm * sm * tm;
+      N[1] = r * sm * tm;
+      N[2] = r * s * tm;
+      N[3] = rm * s * tm;
+      N[4] = t;
+      dN[0][0] = -sm * tm;
+      dN[1][0] = sm * tm;
+      dN[2][0] = s * tm;
+      dN[3][0] = -s * tm;
+      dN[4][0] = 0;
+      dN[0][1] = -rm * tm;
+      dN[1][1] = -r * tm;
+      dN[2][1] = r * tm;
+      dN[3][1] = rm * tm;
+      dN[4][1] = 0;
+      dN[0][2] = -rm * sm;
+      dN[1][2] = -r * sm;
+      dN[2][2] = -r * s;
+      dN[3][2] = -rm * s;
+      dN[4][2] = 1;
+      break;
+    }
+    default:
+      break;
   }
 }
 
@@ -425,17 +412,17 @@ TACK_HOST_DEVICE inline bool in_reference(int type, const double (&p)[3]) {
   const double e = param_tol;
   const bool unit_rs = p[0] >= -e && p[0] <= 1 + e && p[1] >= -e && p[1] <= 1 + e;
   switch (type) {
-  case 8:
-  case 9:
-    return unit_rs;
-  case 11:
-  case 12:
-  case 14:
-    return unit_rs && p[2] >= -e && p[2] <= 1 + e;
-  case 13:
-    return p[0] >= -e && p[1] >= -e && p[0] + p[1] <= 1 + e && p[2] >= -e && p[2] <= 1 + e;
-  default:
-    return false;
+    case 8:
+    case 9:
+      return unit_rs;
+    case 11:
+    case 12:
+    case 14:
+      return unit_rs && p[2] >= -e && p[2] <= 1 + e;
+    case 13:
+      return p[0] >= -e && p[1] >= -e && p[0] + p[1] <= 1 + e && p[2] >= -e && p[2] <= 1 + e;
+    default:
+      return false;
   }
 }
 
@@ -449,11 +436,9 @@ TACK_HOST_DEVICE inline bool tetra_weights(const double (&x)[8][3], const double
     a[d][2] = x[3][d] - x[0][d];
     b[d] = q[d] - x[0][d];
   }
-  if (!solve3(a, b, l))
-    return false;
+  if (!solve3(a, b, l)) return false;
   const double l0 = 1 - l[0] - l[1] - l[2];
-  if (l[0] < -param_tol || l[1] < -param_tol || l[2] < -param_tol || l0 < -param_tol)
-    return false;
+  if (l[0] < -param_tol || l[1] < -param_tol || l[2] < -param_tol || l0 < -param_tol) return false;
   w[0] = l0;
   w[1] = l[0];
   w[2] = l[1];
@@ -472,108 +457,93 @@ TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8]
 [[gnu::noinline]] inline bool cell_weights(int type, int np, const double (&x)[8][3],
                                            const double (&q)[3], double (&w)[8]) {
 #endif
-  if (type == 10)
-    return tetra_weights(x, q, w);
-  double size2 = 0; // squared diagonal of the cell's box, for distance tolerances
+  if (type == 10) return tetra_weights(x, q, w);
+  double size2 = 0;  // squared diagonal of the cell's box, for distance tolerances
   {
     double lo[3], hi[3];
-    for (int d = 0; d < 3; ++d)
-      lo[d] = hi[d] = x[0][d];
+    for (int d = 0; d < 3; ++d) lo[d] = hi[d] = x[0][d];
     for (int a = 1; a < np; ++a)
       for (int d = 0; d < 3; ++d) {
         lo[d] = x[a][d] < lo[d] ? x[a][d] : lo[d];
         hi[d] = x[a][d] > hi[d] ? x[a][d] : hi[d];
       }
-    for (int d = 0; d < 3; ++d)
-      size2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+    for (int d = 0; d < 3; ++d) size2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
   }
   const double dist_tol2 = param_tol * param_tol * (size2 > 0 ? size2 : 1.0);
   switch (type) {
-  case 1: { // vertex
-    double d2 = 0;
-    for (int d = 0; d < 3; ++d)
-      d2 += (q[d] - x[0][d]) * (q[d] - x[0][d]);
-    if (d2 > 1e-24 * (1 + x[0][0] * x[0][0] + x[0][1] * x[0][1] + x[0][2] * x[0][2]))
-      return false;
-    w[0] = 1;
-    return true;
-  }
-  case 3: { // line
-    double e[3], r[3], ee = 0, er = 0;
-    for (int d = 0; d < 3; ++d) {
-      e[d] = x[1][d] - x[0][d];
-      r[d] = q[d] - x[0][d];
-      ee += e[d] * e[d];
-      er += e[d] * r[d];
+    case 1: {  // vertex
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) d2 += (q[d] - x[0][d]) * (q[d] - x[0][d]);
+      if (d2 > 1e-24 * (1 + x[0][0] * x[0][0] + x[0][1] * x[0][1] + x[0][2] * x[0][2]))
+        return false;
+      w[0] = 1;
+      return true;
     }
-    if (ee == 0)
-      return false;
-    const double t = er / ee;
-    if (t < -param_tol || t > 1 + param_tol)
-      return false;
-    double d2 = 0;
-    for (int d = 0; d < 3; ++d)
-      d2 += (r[d] - t * e[d]) * (r[d] - t * e[d]);
-    if (d2 > dist_tol2)
-      return false;
-    w[0] = 1 - t;
-    w[1] = t;
-    return true;
-  }
-  case 5: { // triangle: least squares in its plane
-    double e1[3], e2[3], r[3];
-    for (int d = 0; d < 3; ++d) {
-      e1[d] = x[1][d] - x[0][d];
-      e2[d] = x[2][d] - x[0][d];
-      r[d] = q[d] - x[0][d];
+    case 3: {  // line
+      double e[3], r[3], ee = 0, er = 0;
+      for (int d = 0; d < 3; ++d) {
+        e[d] = x[1][d] - x[0][d];
+        r[d] = q[d] - x[0][d];
+        ee += e[d] * e[d];
+        er += e[d] * r[d];
+      }
+      if (ee == 0) return false;
+      const double t = er / ee;
+      if (t < -param_tol || t > 1 + param_tol) return false;
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d) d2 += (r[d] - t * e[d]) * (r[d] - t * e[d]);
+      if (d2 > dist_tol2) return false;
+      w[0] = 1 - t;
+      w[1] = t;
+      return true;
     }
-    double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
-    for (int d = 0; d < 3; ++d) {
-      a11 += e1[d] * e1[d];
-      a12 += e1[d] * e2[d];
-      a22 += e2[d] * e2[d];
-      b1 += e1[d] * r[d];
-      b2 += e2[d] * r[d];
+    case 5: {  // triangle: least squares in its plane
+      double e1[3], e2[3], r[3];
+      for (int d = 0; d < 3; ++d) {
+        e1[d] = x[1][d] - x[0][d];
+        e2[d] = x[2][d] - x[0][d];
+        r[d] = q[d] - x[0][d];
+      }
+      double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
+      for (int d = 0; d < 3; ++d) {
+        a11 += e1[d] * e1[d];
+        a12 += e1[d] * e2[d];
+        a22 += e2[d] * e2[d];
+        b1 += e1[d] * r[d];
+        b2 += e2[d] * r[d];
+      }
+      const double det = a11 * a22 - a12 * a12;
+      if (!(std::fabs(det) > 0)) return false;
+      const double u = (a22 * b1 - a12 * b2) / det, v = (a11 * b2 - a12 * b1) / det;
+      if (u < -param_tol || v < -param_tol || u + v > 1 + param_tol) return false;
+      double d2 = 0;
+      for (int d = 0; d < 3; ++d)
+        d2 += (r[d] - u * e1[d] - v * e2[d]) * (r[d] - u * e1[d] - v * e2[d]);
+      if (d2 > dist_tol2) return false;
+      w[0] = 1 - u - v;
+      w[1] = u;
+      w[2] = v;
+      return true;
     }
-    const double det = a11 * a22 - a12 * a12;
-    if (!(std::fabs(det) > 0))
-      return false;
-    const double u = (a22 * b1 - a12 * b2) / det, v = (a11 * b2 - a12 * b1) / det;
-    if (u < -param_tol || v < -param_tol || u + v > 1 + param_tol)
-      return false;
-    double d2 = 0;
-    for (int d = 0; d < 3; ++d)
-      d2 += (r[d] - u * e1[d] - v * e2[d]) * (r[d] - u * e1[d] - v * e2[d]);
-    if (d2 > dist_tol2)
-      return false;
-    w[0] = 1 - u - v;
-    w[1] = u;
-    w[2] = v;
-    return true;
-  }
-  default:
-    break;
+    default:
+      break;
   }
   // Newton's method on the shape functions (2-D cells: Gauss-Newton in their plane).
   const bool planar = type == 8 || type == 9;
   double p[3] = {0.5, 0.5, planar ? 0.0 : 0.5};
-  if (type == 13)
-    p[0] = p[1] = 1.0 / 3;
-  if (type == 14)
-    p[2] = 0.25;
+  if (type == 13) p[0] = p[1] = 1.0 / 3;
+  if (type == 14) p[2] = 0.25;
   double N[8], dN[8][3];
   bool converged = false;
   for (int it = 0; it < 30; ++it) {
     shape_functions(type, p, N, dN);
-    double res[3] = {0, 0, 0}, J[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; // J[d][k] = dx_d/dp_k
+    double res[3] = {0, 0, 0}, J[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};  // J[d][k] = dx_d/dp_k
     for (int a = 0; a < np; ++a)
       for (int d = 0; d < 3; ++d) {
         res[d] += N[a] * x[a][d];
-        for (int k = 0; k < 3; ++k)
-          J[d][k] += dN[a][k] * x[a][d];
+        for (int k = 0; k < 3; ++k) J[d][k] += dN[a][k] * x[a][d];
       }
-    for (int d = 0; d < 3; ++d)
-      res[d] = q[d] - res[d];
+    for (int d = 0; d < 3; ++d) res[d] = q[d] - res[d];
     double dp[3] = {0, 0, 0};
     if (planar) {
       double a11 = 0, a12 = 0, a22 = 0, b1 = 0, b2 = 0;
@@ -585,38 +555,31 @@ TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8]
         b2 += J[d][1] * res[d];
       }
       const double det = a11 * a22 - a12 * a12;
-      if (!(std::fabs(det) > 0))
-        return false;
+      if (!(std::fabs(det) > 0)) return false;
       dp[0] = (a22 * b1 - a12 * b2) / det;
       dp[1] = (a11 * b2 - a12 * b1) / det;
     } else if (!solve3(J, res, dp)) {
       return false;
     }
-    for (int k = 0; k < 3; ++k)
-      p[k] += dp[k];
-    if (!(std::fabs(p[0]) < 1e6 && std::fabs(p[1]) < 1e6 && std::fabs(p[2]) < 1e6))
-      return false;
+    for (int k = 0; k < 3; ++k) p[k] += dp[k];
+    if (!(std::fabs(p[0]) < 1e6 && std::fabs(p[1]) < 1e6 && std::fabs(p[2]) < 1e6)) return false;
     if (std::fabs(dp[0]) + std::fabs(dp[1]) + std::fabs(dp[2]) < 1e-12) {
       converged = true;
       break;
     }
   }
-  if (!converged || !in_reference(type, p))
-    return false;
+  if (!converged || !in_reference(type, p)) return false;
   shape_functions(type, p, N, dN);
   if (planar) {
     double d2 = 0;
     for (int d = 0; d < 3; ++d) {
       double xd = 0;
-      for (int a = 0; a < np; ++a)
-        xd += N[a] * x[a][d];
+      for (int a = 0; a < np; ++a) xd += N[a] * x[a][d];
       d2 += (q[d] - xd) * (q[d] - xd);
     }
-    if (d2 > dist_tol2)
-      return false;
+    if (d2 > dist_tol2) return false;
   }
-  for (int a = 0; a < np; ++a)
-    w[a] = N[a];
+  for (int a = 0; a < np; ++a) w[a] = N[a];
   return true;
 }
 
@@ -629,7 +592,7 @@ struct locator_entry {
   index_t cell;
 
   template <class Q>
-  TACK_HOST_DEVICE bool contains(const Q &q) const {
+  TACK_HOST_DEVICE bool contains(const Q& q) const {
     return !(q[0] < lo[0] || q[1] < lo[1] || q[2] < lo[2] || q[0] > hi[0] || q[1] > hi[1] ||
              q[2] > hi[2]);
   }
@@ -651,10 +614,10 @@ template <class Points, class Index, class Types, class Entries>
 struct unstructured_form {
   Points points;
   Index connectivity;
-  Index offsets; // n_cells + 1, from 0
+  Index offsets;  // n_cells + 1, from 0
   Types types;
-  Index bin_start; // n_bins + 1
-  Entries entries; // bin by bin
+  Index bin_start;  // n_bins + 1
+  Entries entries;  // bin by bin
   index_t bins[3];
   double lo[3];
   double inv_bin[3];
@@ -663,13 +626,12 @@ struct unstructured_form {
   /// The bin that holds `p` (clamped onto the outer bins), or -1 when `p` is outside the mesh's
   /// box by more than the tolerance: the first bin `locate` searches.
   template <class P>
-  TACK_HOST_DEVICE index_t home_bin(const P &p) const {
+  TACK_HOST_DEVICE index_t home_bin(const P& p) const {
     index_t b = 0, stride = 1;
     for (int d = 0; d < 3; ++d) {
       const double f = (static_cast<double>(p[d]) - lo[d]) * inv_bin[d];
       const double nb = static_cast<double>(bins[d]);
-      if (!(f >= -param_tol * nb - eps[d]) || !(f <= (1 + param_tol) * nb + eps[d]))
-        return -1;
+      if (!(f >= -param_tol * nb - eps[d]) || !(f <= (1 + param_tol) * nb + eps[d])) return -1;
       index_t k = f > 0 ? static_cast<index_t>(f) : 0;
       k = k >= bins[d] ? bins[d] - 1 : k;
       b += stride * k;
@@ -686,7 +648,7 @@ struct unstructured_form {
   /// The group of the home bin of `p` (0 outside the mesh): queries with the same key search the
   /// same few bins, cells and points. `buckets` is what `order_buckets` returned.
   template <class P>
-  TACK_HOST_DEVICE index_t order_key(const P &p, index_t buckets) const {
+  TACK_HOST_DEVICE index_t order_key(const P& p, index_t buckets) const {
     const index_t b = home_bin(p);
     return b < 0 ? 0 : b / bucket_group(bins[0] * bins[1] * bins[2], buckets);
   }
@@ -696,35 +658,30 @@ struct unstructured_form {
   /// `i + 2 * step`, the offsets, types and connectivity of the candidates whose boxes hold point
   /// `i + step`. Each stage reads only what the previous one brought in, except the offsets.
   template <class V, class Pts>
-  TACK_FORCEINLINE void prefetch(const V &, const Pts &pts, index_t i, index_t n,
-                                 bool cells) const {
+  TACK_FORCEINLINE void prefetch(const V&, const Pts& pts, index_t i, index_t n, bool cells) const {
 #if !defined(__CUDA_ARCH__)
     constexpr index_t s = locator_prefetch_step;
     if (i + 3 * s < n) {
       const index_t b = home_bin(pts[i + 3 * s]);
-      if (b >= 0)
-        __builtin_prefetch(&bin_start[b]);
+      if (b >= 0) __builtin_prefetch(&bin_start[b]);
     }
     if (i + 2 * s < n) {
       const index_t b = home_bin(pts[i + 2 * s]);
       if (b >= 0) {
         const index_t first = bin_start[b], end = bin_start[b + 1];
-        for (index_t k = first; k < end && k < first + 8; k += 2)
-          __builtin_prefetch(&entries[k]);
+        for (index_t k = first; k < end && k < first + 8; k += 2) __builtin_prefetch(&entries[k]);
       }
     }
     if (i + s < n && !cells) {
       const auto p = pts[i + s];
       const index_t b = home_bin(p);
-      if (b < 0)
-        return;
+      if (b < 0) return;
       const double q[3] = {static_cast<double>(p[0]), static_cast<double>(p[1]),
                            static_cast<double>(p[2])};
       const index_t end = bin_start[b + 1];
       for (index_t k = bin_start[b]; k < end; ++k) {
-        const locator_entry &e = entries[k];
-        if (!e.contains(q))
-          continue;
+        const locator_entry& e = entries[k];
+        if (!e.contains(q)) continue;
         __builtin_prefetch(&types[e.cell]);
         __builtin_prefetch(&connectivity[offsets[e.cell]]);
       }
@@ -740,7 +697,7 @@ struct unstructured_form {
   /// The cell of `bin` (or of the bins across the faces `q` is near) that contains `q`: its
   /// stencil, or an empty one.
   template <class P>
-  TACK_HOST_DEVICE stencil locate(const P &p, bool cells) const {
+  TACK_HOST_DEVICE stencil locate(const P& p, bool cells) const {
     double q[3];
     index_t first[3], last[3];
     for (int d = 0; d < 3; ++d) {
@@ -759,8 +716,7 @@ struct unstructured_form {
       for (index_t y = first[1]; y <= last[1]; ++y) {
         for (index_t x = first[0]; x <= last[0]; ++x) {
           const stencil s = search(x + bins[0] * (y + bins[1] * z), q, cells);
-          if (s.n)
-            return s;
+          if (s.n) return s;
         }
       }
     }
@@ -771,22 +727,19 @@ private:
   TACK_HOST_DEVICE stencil search(index_t bin, const double (&q)[3], bool cells) const {
     const index_t end = bin_start[bin + 1];
     for (index_t k = bin_start[bin]; k < end; ++k) {
-      const locator_entry &e = entries[k];
-      if (!e.contains(q))
-        continue;
+      const locator_entry& e = entries[k];
+      if (!e.contains(q)) continue;
       const index_t c = e.cell;
       const index_t first = offsets[c];
       const int type = static_cast<int>(types[c]);
-      const int np = cell_type_points(type); // validated against the offsets
-      double x[8][3] = {}; // rows past np unused (zeroed: no maybe-uninitialized read)
+      const int np = cell_type_points(type);  // validated against the offsets
+      double x[8][3] = {};  // rows past np unused (zeroed: no maybe-uninitialized read)
       for (int a = 0; a < np; ++a) {
         const auto pt = points[connectivity[first + a]];
-        for (int d = 0; d < 3; ++d)
-          x[a][d] = static_cast<double>(pt[d]);
+        for (int d = 0; d < 3; ++d) x[a][d] = static_cast<double>(pt[d]);
       }
       double w[8];
-      if (!(type == 10 ? tetra_weights(x, q, w) : cell_weights(type, np, x, q, w)))
-        continue;
+      if (!(type == 10 ? tetra_weights(x, q, w) : cell_weights(type, np, x, q, w))) continue;
       stencil s;
       if (cells) {
         s.n = 1;
@@ -828,7 +781,7 @@ struct interpolate_kernel {
 
   /// The field at one point.
   template <class P>
-  TACK_HOST_DEVICE T at(const P &p) const {
+  TACK_HOST_DEVICE T at(const P& p) const {
     if constexpr (requires { mesh.template interpolate<T>(values, p, cells); }) {
       return mesh.template interpolate<T>(values, p, cells);
     } else {
@@ -838,4 +791,4 @@ struct interpolate_kernel {
   }
 };
 
-} // namespace tack::dataset::detail
+}  // namespace tack::dataset::detail

@@ -154,15 +154,16 @@ inline void unstructured_geometry::validate(const char* op) const {
                       std::to_string(nc) + " cell types; it must have n_cells + 1 = " +
                       std::to_string(nc + 1) + " (starting at 0; VTK files store only the ends)");
   }
-  if (o[0] != 0) throw value_error(where + "offsets[0] is " + std::to_string(o[0]) + "; it must be 0");
+  if (o[0] != 0)
+    throw value_error(where + "offsets[0] is " + std::to_string(o[0]) + "; it must be 0");
   const index_t nconn = connectivity.size();
   for (index_t c = 0; c < nc; ++c) {
     const int ty = t[static_cast<std::size_t>(c)];
     const int want = cell_type_points(ty);
     if (want == 0) {
-      throw value_error(where + "cell " + std::to_string(c) + " has cell type " + std::to_string(ty) +
-                        " (" + cell_type_name(ty) + "), which is not supported; supported: " +
-                        supported_cell_types());
+      throw value_error(where + "cell " + std::to_string(c) + " has cell type " +
+                        std::to_string(ty) + " (" + cell_type_name(ty) +
+                        "), which is not supported; supported: " + supported_cell_types());
     }
     const index_t a = o[static_cast<std::size_t>(c)], b = o[static_cast<std::size_t>(c) + 1];
     if (b <= a) {
@@ -176,8 +177,8 @@ inline void unstructured_geometry::validate(const char* op) const {
     }
   }
   if (o.back() != nconn) {
-    throw value_error(where + "offsets end at " + std::to_string(o.back()) + " but connectivity has " +
-                      std::to_string(nconn) + " entries");
+    throw value_error(where + "offsets end at " + std::to_string(o.back()) +
+                      " but connectivity has " + std::to_string(nconn) + " entries");
   }
   const auto conn = connectivity.to_vector();
   for (index_t k = 0; k < nconn; ++k) {
@@ -201,12 +202,15 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
   }
   auto loc = std::make_shared<cell_locator>();
   std::vector<double> xyz;  // the points as doubles
-  std::visit([&](const auto& p) {
-    const auto v = p.to_vector();
-    xyz.resize(v.size() * 3);
-    for (std::size_t i = 0; i < v.size(); ++i)
-      for (int d = 0; d < 3; ++d) xyz[3 * i + static_cast<std::size_t>(d)] = static_cast<double>(v[i][d]);
-  }, points);
+  std::visit(
+      [&](const auto& p) {
+        const auto v = p.to_vector();
+        xyz.resize(v.size() * 3);
+        for (std::size_t i = 0; i < v.size(); ++i)
+          for (int d = 0; d < 3; ++d)
+            xyz[3 * i + static_cast<std::size_t>(d)] = static_cast<double>(v[i][d]);
+      },
+      points);
   const auto conn = connectivity.to_vector();
   const auto off = offsets.to_vector();
   const index_t nc = static_cast<index_t>(off.size()) - 1;
@@ -219,7 +223,8 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
       b[d] = INFINITY;
       b[3 + d] = -INFINITY;
     }
-    for (index_t k = off[static_cast<std::size_t>(c)]; k < off[static_cast<std::size_t>(c) + 1]; ++k) {
+    for (index_t k = off[static_cast<std::size_t>(c)]; k < off[static_cast<std::size_t>(c) + 1];
+         ++k) {
       const double* x = &xyz[static_cast<std::size_t>(conn[static_cast<std::size_t>(k)]) * 3];
       for (int d = 0; d < 3; ++d) {
         b[d] = std::min(b[d], x[d]);
@@ -244,7 +249,8 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
   for (int d = 0; d < 3; ++d) {
     ext[d] = hi[d] - lo[d];
     const double h = nc > 0 ? mean_ext[d] / static_cast<double>(nc) : 0.0;
-    index_t b = ext[d] > 0 && h > 0 ? static_cast<index_t>(std::floor(ext[d] / h * (1 + 1e-12))) : 1;
+    index_t b =
+        ext[d] > 0 && h > 0 ? static_cast<index_t>(std::floor(ext[d] / h * (1 + 1e-12))) : 1;
     b = std::clamp<index_t>(b, 1, 1024);
     if (total * b > (index_t{1} << 26)) b = std::max<index_t>(1, (index_t{1} << 26) / total);
     loc->bins[d] = b;
@@ -258,8 +264,9 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
     double max_ext[3] = {0, 0, 0};
     for (index_t c = 0; c < nc; ++c)
       for (int d = 0; d < 3; ++d)
-        max_ext[d] = std::max(max_ext[d], boxes[static_cast<std::size_t>(c) * 6 + 3 + static_cast<std::size_t>(d)] -
-                                              boxes[static_cast<std::size_t>(c) * 6 + static_cast<std::size_t>(d)]);
+        max_ext[d] = std::max(
+            max_ext[d], boxes[static_cast<std::size_t>(c) * 6 + 3 + static_cast<std::size_t>(d)] -
+                            boxes[static_cast<std::size_t>(c) * 6 + static_cast<std::size_t>(d)]);
     for (int d = 0; d < 3; ++d) {
       double big = 0;  // the largest cell extent on any axis (a distance tolerance is isotropic)
       for (int e = 0; e < 3; ++e) big = std::max(big, max_ext[e]);
@@ -271,7 +278,8 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
     // the bins [floor(f0), ceil(f1)): a box face on a bin face (up to rounding, 1e-9 bins)
     // belongs to the bin above; queries that near a face search both bins
     first = std::clamp<index_t>(static_cast<index_t>(std::floor(f0 + 1e-9)), 0, loc->bins[d] - 1);
-    last = std::clamp<index_t>(static_cast<index_t>(std::ceil(f1 - 1e-9)) - 1, first, loc->bins[d] - 1);
+    last = std::clamp<index_t>(static_cast<index_t>(std::ceil(f1 - 1e-9)) - 1, first,
+                               loc->bins[d] - 1);
   };
   std::vector<index_t> start(static_cast<std::size_t>(total) + 1, 0);
   for (int pass = 0; pass < 2; ++pass) {
@@ -307,7 +315,8 @@ inline std::shared_ptr<const cell_locator> unstructured_geometry::locator() cons
         e.cell = cells[k];
         for (std::size_t d = 0; d < 3; ++d) {
           const double lo_d = boxes[6 * c + d], hi_d = boxes[6 * c + 3 + d];
-          const double pad = 1e-5 * (hi_d - lo_d) + 1e-6 * std::max(std::fabs(lo_d), std::fabs(hi_d)) + 1e-30;
+          const double pad =
+              1e-5 * (hi_d - lo_d) + 1e-6 * std::max(std::fabs(lo_d), std::fabs(hi_d)) + 1e-30;
           e.lo[d] = static_cast<float>(lo_d - pad);
           e.hi[d] = static_cast<float>(hi_d + pad);
         }

@@ -50,7 +50,8 @@ decltype(auto) with_backend_of(const device& d, const char* op, Fn&& fn) {
     return fn(serial_backend{});
   }
   if (d.is_cuda()) return with_cuda_backend(d, op, fn);
-  throw device_error(std::string(op) + " on " + d.str() + ": no backend runs kernels on this kind "
+  throw device_error(std::string(op) + " on " + d.str() +
+                     ": no backend runs kernels on this kind "
                      "of device");
 }
 

@@ -24,7 +24,7 @@ struct scalar_runs {
 /// round to nearest, ties to even). Infinities and NaNs give what IEEE addition gives (NaN for
 /// +inf plus -inf); an exact zero is +0. Collective.
 template <class R, class S>
-R exact_sum(const communicator &c, const S *a, const S *b, const scalar_runs &runs,
-            const char *what);
+R exact_sum(const communicator& c, const S* a, const S* b, const scalar_runs& runs,
+            const char* what);
 
-} // namespace tack::mpi::detail
+}  // namespace tack::mpi::detail

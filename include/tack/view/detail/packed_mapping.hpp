@@ -38,8 +38,8 @@ public:
 
   /// From a mapping of the same layout over compatible extents.
   template <class OtherExtents>
-    requires std::is_constructible_v<Extents, OtherExtents>
-  TACK_HOST_DEVICE constexpr explicit(!std::is_convertible_v<OtherExtents, Extents>)
+  requires std::is_constructible_v<Extents, OtherExtents> TACK_HOST_DEVICE constexpr explicit(
+      !std::is_convertible_v<OtherExtents, Extents>)
       packed_mapping(const packed_mapping<Layout, OtherExtents>& other)
       : Extents(other.extents()) {}
 
@@ -54,8 +54,8 @@ public:
   /// Offset of `(i, j, k)`: row-major `(i * n1 + j) * n2 + k`, column-major
   /// `i + n0 * (j + n1 * k)`. Over extents `(C, N)`: `c * N + i` (right), `c + i * C` (left).
   template <std::integral... I>
-    requires(sizeof...(I) == std::size_t(Extents::rank()))
-  TACK_FORCEINLINE constexpr index_t operator()(I... i) const noexcept {
+  requires(sizeof...(I) == std::size_t(Extents::rank())) TACK_FORCEINLINE constexpr index_t
+  operator()(I... i) const noexcept {
     if constexpr (sizeof...(I) == 0) {
       return 0;
     } else {
@@ -107,8 +107,8 @@ protected:
 public:
   /// Equal when the extents are.
   template <class OtherExtents>
-  TACK_HOST_DEVICE friend constexpr bool
-  operator==(const packed_mapping& a, const packed_mapping<Layout, OtherExtents>& b) noexcept {
+  TACK_HOST_DEVICE friend constexpr bool operator==(
+      const packed_mapping& a, const packed_mapping<Layout, OtherExtents>& b) noexcept {
     return a.extents() == b.extents();
   }
 };

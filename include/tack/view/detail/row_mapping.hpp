@@ -61,7 +61,8 @@ public:
   template <class E>
   TACK_HOST_DEVICE constexpr row_mapping(const char* what, const E& e, index_t root_row_offset,
                                          index_t root_rows)
-      : base(checked(what, e)), root_row_offset_(root_row_offset),
+      : base(checked(what, e)),
+        root_row_offset_(root_row_offset),
         root_rows_(root_rows < 0 ? e[0] : root_rows) {}
 
   /// Row 0 of the view is row `root_row_offset()` of its root.

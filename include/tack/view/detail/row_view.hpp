@@ -27,7 +27,8 @@ public:
   /// Element `k` of the flat row-major sequence, 0 <= k < size(). `v[k] += 1;`
   template <std::integral I>
   TACK_FORCEINLINE constexpr reference operator[](I k) const {
-    return this->element(this->mapping().flat(TACK_IMPL_CHECK_SITE(Derived::check_name), index_t(k)));
+    return this->element(
+        this->mapping().flat(TACK_IMPL_CHECK_SITE(Derived::check_name), index_t(k)));
   }
 
   /// Element `(i, j, ...)`: exactly `rank` integer indices. `m(i, j) = 0;`

@@ -68,8 +68,9 @@ template <class T, class F>
 inline constexpr bool prefetches_operands_v =
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__)
     requires(const F& f, index_t j) {
-      { f.operand_address(j) } -> std::same_as<std::uintptr_t>;
-    } && reduce_lanes<T> * sizeof(T) >= 64;
+  { f.operand_address(j) } -> std::same_as<std::uintptr_t>;
+}
+&&reduce_lanes<T> * sizeof(T) >= 64;
 #else
     false;
 #endif
@@ -91,7 +92,8 @@ inline T reduce_leaf(index_t begin, index_t end, const F& f, const Op& op) {
   index_t i = begin + lanes;
   for (; i + lanes <= end; i += lanes) {
     if constexpr (prefetches_operands_v<T, F>) {
-      __builtin_prefetch(reinterpret_cast<const void*>(f.operand_address(i) + reduce_prefetch_bytes), 0, 0);
+      __builtin_prefetch(
+          reinterpret_cast<const void*>(f.operand_address(i) + reduce_prefetch_bytes), 0, 0);
     }
     for (int k = 0; k < lanes; ++k) acc[k] = op(acc[k], static_cast<T>(f(i + k)));
   }
@@ -110,8 +112,8 @@ inline T reduce_leaf(index_t begin, index_t end, const F& f, const Op& op) {
 /// accumulators against the one or two of `simd reduction`, whose add latency then limits a
 /// thread's read rate): `ops::plus` keeps it (figures in docs/performance.md).
 template <class T, class Op>
-inline constexpr bool vectorizer_sum_v = std::is_same_v<Op, regrouped_plus> &&
-                                         std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+inline constexpr bool vectorizer_sum_v =
+    std::is_same_v<Op, regrouped_plus>&& std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
 
 /// Indices per leaf of a `vectorizer_sum_v` reduction: larger leaves than `reduce_leaf_size`
 /// because each costs a horizontal sum and a mispredicted loop exit; each vector lane still sums
@@ -209,7 +211,9 @@ inline void with_local_kernel(const F& f, const G& g) {
 /// thread): `launch`'s restrict functor does, so that its loop takes the view pointers as
 /// `restrict` parameters. The CPU backends call it instead of looping over `f(i)`.
 template <class F>
-concept has_run_range = requires(const F& f, index_t i) { f.run_range(i, i); };
+concept has_run_range = requires(const F& f, index_t i) {
+  f.run_range(i, i);
+};
 
 /// The first exception thrown by any thread of a parallel region. Threads check `stopped()` before
 /// each chunk of work, so they stop soon after a failure; the caller rethrows after the region,

@@ -18,8 +18,7 @@ namespace tack::detail {
 // Linux, so 64-bit integers go through the CUDA type of the same size and signedness.
 template <class T>
 using cuda_atomic_int_t =
-    std::conditional_t<sizeof(T) == 4,
-                       std::conditional_t<std::is_signed_v<T>, int, unsigned int>,
+    std::conditional_t<sizeof(T) == 4, std::conditional_t<std::is_signed_v<T>, int, unsigned int>,
                        std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>>;
 
 // Bits of a float / double in the integer type atomicCAS takes.

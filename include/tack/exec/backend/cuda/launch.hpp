@@ -60,8 +60,8 @@ struct work_stream {
 };
 
 /// The current device's work stream on this thread. `auto ws = current_work_stream(what);`
-inline work_stream current_work_stream(const char* what,
-                                       std::source_location where = std::source_location::current()) {
+inline work_stream current_work_stream(
+    const char* what, std::source_location where = std::source_location::current()) {
   int id = 0;
   check(cudaGetDevice(&id), what, where);
   const std::intptr_t s = tack::detail::current_cuda_stream(id);

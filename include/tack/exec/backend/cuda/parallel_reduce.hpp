@@ -27,7 +27,8 @@ template <class T, class Op>
 __device__ inline void block_tree_reduce(T* s, const Op& op) {
   __syncthreads();
   for (int width = block_threads / 2; width > 0; width /= 2) {
-    if (static_cast<int>(threadIdx.x) < width) s[threadIdx.x] = op(s[threadIdx.x], s[threadIdx.x + width]);
+    if (static_cast<int>(threadIdx.x) < width)
+      s[threadIdx.x] = op(s[threadIdx.x], s[threadIdx.x + width]);
     __syncthreads();
   }
 }
@@ -62,9 +63,10 @@ constexpr void require_device_reducible() {
   static_assert(std::is_trivially_copyable_v<T>,
                 "tack::parallel_reduce on CUDA: the value type must be trivially copyable (a "
                 "scalar, tack::vec or tack::mat, or a plain struct of them)");
-  static_assert(requires { Op::template identity<T>(); },
-                "tack::parallel_reduce on CUDA: the op needs `template <class T> static T "
-                "identity()` (threads without an index start from it); see tack::ops::plus");
+  static_assert(
+      requires { Op::template identity<T>(); },
+      "tack::parallel_reduce on CUDA: the op needs `template <class T> static T "
+      "identity()` (threads without an index start from it); see tack::ops::plus");
 }
 
 }  // namespace tack::backend::cuda
@@ -82,8 +84,9 @@ struct parallel_reduce_impl<cuda_backend> {
     const bc::cuda_blocks blocks(n);
     bc::scratch<T> partials(static_cast<std::size_t>(blocks.count) + 1, what);
     T* result = partials.data() + blocks.count;
-    bc::reduce_blocks_kernel<T><<<static_cast<unsigned>(blocks.count), bc::block_threads, 0, ws.handle>>>(
-        n, blocks.count, f, op, partials.data());
+    bc::reduce_blocks_kernel<T>
+        <<<static_cast<unsigned>(blocks.count), bc::block_threads, 0, ws.handle>>>(
+            n, blocks.count, f, op, partials.data());
     bc::check(cudaGetLastError(), what);
     bc::reduce_blocks_kernel<T><<<1, bc::block_threads, 0, ws.handle>>>(
         blocks.count, index_t{1}, bc::partial_reader<T>{partials.data()}, op, result);

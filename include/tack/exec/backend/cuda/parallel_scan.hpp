@@ -79,14 +79,14 @@ struct parallel_scan_impl<cuda_backend> {
     bc::scratch<T> sums(count, what);
     bc::scratch<T> prefix(count + 1, what);
     const auto grid = static_cast<unsigned>(blocks.count);
-    bc::reduce_blocks_kernel<T><<<grid, bc::block_threads, 0, ws.handle>>>(n, blocks.count, value,
-                                                                          op, sums.data());
+    bc::reduce_blocks_kernel<T>
+        <<<grid, bc::block_threads, 0, ws.handle>>>(n, blocks.count, value, op, sums.data());
     bc::check(cudaGetLastError(), what);
-    bc::scan_block_sums_kernel<T><<<1, 1, 0, ws.handle>>>(blocks.count, init, op, sums.data(),
-                                                          prefix.data());
+    bc::scan_block_sums_kernel<T>
+        <<<1, 1, 0, ws.handle>>>(blocks.count, init, op, sums.data(), prefix.data());
     bc::check(cudaGetLastError(), what);
     bc::scan_blocks_kernel<T><<<grid, bc::block_threads, 0, ws.handle>>>(n, blocks.count, value,
-                                                                        store, op, prefix.data());
+                                                                         store, op, prefix.data());
     return prefix.read(count, ws, what);
   }
 };
