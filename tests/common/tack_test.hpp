@@ -177,6 +177,31 @@ inline tack::allocator_id fake_device_allocator() {
   return id;
 }
 
+/// A 2x2 matrix of unsigned integers (arithmetic mod 2^32), the value of a non-commutative op.
+struct m2 {
+  std::uint32_t a, b, c, d;
+  friend bool operator==(const m2&, const m2&) = default;
+};
+/// The matrix product of `m2`s: associative, not commutative (no `commutative` member), so
+/// reductions and scans must keep its operands in index order. `m2_product{}(x, y)`
+struct m2_product {
+  template <class T>
+  TACK_HOST_DEVICE static T identity() {
+    return T{1, 0, 0, 1};
+  }
+  TACK_HOST_DEVICE m2 operator()(const m2& x, const m2& y) const {
+    return m2{x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c,
+              x.c * y.b + x.d * y.d};
+  }
+};
+/// The `i`-th of a sequence of determinant-1 matrices, upper and lower triangular in turn: their
+/// products stay far from degenerate mod 2^32, so any two groupings that swap operands differ.
+/// `m2 x = tack::test::unimodular_at(7);`
+TACK_INLINE m2 unimodular_at(index_t i) {
+  const auto k = static_cast<std::uint32_t>(i);
+  return i % 2 == 0 ? m2{1, k % 5 + 1, 0, 1} : m2{1, 0, (7 * k) % 4 + 1, 1};
+}
+
 /// `n` pseudo-random integers in `[-range / 2, range / 2)` from `seed` (a fixed linear
 /// congruential sequence: the same values on every platform, many duplicates for a small range).
 /// `auto keys = tack::test::random_ints(1000, 7, 50);`

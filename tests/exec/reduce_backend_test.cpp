@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // parallel_reduce on every backend the build has: exact integer results around every block
-// boundary, min / max / product / logical ops, vector values, determinism (bit-identical floats
-// run after run and, on the CPU, for every thread count) and accuracy against long double.
+// boundary, min / max / product / logical ops, an op that does not commute (operands kept in index
+// order), vector values, determinism (bit-identical floats run after run and, on the CPU, for
+// every thread count) and accuracy against long double.
 // Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs in free functions.
 #include <tack/exec/parallel_reduce.hpp>
 #include <tack/exec/threads.hpp>
+#include <tack/types/mat.hpp>
 #include <tack/types/vec.hpp>
 
 #include <gtest/gtest.h>
@@ -96,6 +98,44 @@ void check_product_and_logic() {
   EXPECT_FALSE(tack::parallel_reduce(Backend{}, 1000, false, is_1234, tack::ops::logical_or{}));
 }
 
+struct unimodular_value {
+  TACK_HOST_DEVICE tack::test::m2 operator()(index_t i) const {
+    return tack::test::unimodular_at(i);
+  }
+};
+
+// An op that does not commute (matrix products) keeps its operands in index order: in leaves, in
+// the tree over leaves and blocks, in GPU tiles and in the pass over block partials.
+template <class Backend>
+void check_non_commutative() {
+  using tack::test::m2;
+  const int saved = tack::num_threads();
+  for (int threads : {1, 2, 3}) {
+    tack::set_num_threads(threads);
+    for (index_t n : {index_t{1}, index_t{3}, index_t{20}, index_t{257}, index_t{513},
+                      index_t{1025}, index_t{4097}, index_t{300'007}, index_t{1'048'576 + 7}}) {
+      m2 expected{1, 0, 0, 1};
+      for (index_t i = 0; i < n; ++i) {
+        expected = tack::test::m2_product{}(expected, tack::test::unimodular_at(i));
+      }
+      const m2 got = tack::parallel_reduce(Backend{}, n, m2{1, 0, 0, 1}, unimodular_value{},
+                                           tack::test::m2_product{});
+      ASSERT_EQ(got, expected) << "n = " << n << ", " << threads << " threads";
+      // init is the leftmost operand.
+      const m2 init{1, 3, 0, 1};
+      EXPECT_EQ(
+          tack::parallel_reduce(Backend{}, n, init, unimodular_value{}, tack::test::m2_product{}),
+          tack::test::m2_product{}(init, expected))
+          << "n = " << n;
+    }
+  }
+  tack::set_num_threads(saved);
+  static_assert(!tack::ops::commutative_v<tack::test::m2_product, m2>);
+  static_assert(tack::ops::commutative_v<tack::ops::plus, float>);
+  static_assert(tack::ops::commutative_v<tack::ops::multiplies, double>);
+  static_assert(!tack::ops::commutative_v<tack::ops::multiplies, tack::mat2f>);
+}
+
 template <class Backend>
 void check_vector_values() {
   const index_t n = 30'011;
@@ -168,6 +208,7 @@ TYPED_TEST(reduce_backend, integer_sums_are_exact) { check_integer_sums<TypePara
 TYPED_TEST(reduce_backend, min_and_max) { check_min_max<TypeParam>(); }
 TYPED_TEST(reduce_backend, product_and_logical_ops) { check_product_and_logic<TypeParam>(); }
 TYPED_TEST(reduce_backend, vector_values) { check_vector_values<TypeParam>(); }
+TYPED_TEST(reduce_backend, keeps_the_order_of_operands) { check_non_commutative<TypeParam>(); }
 TYPED_TEST(reduce_backend, float_sum_is_bit_identical_run_after_run) {
   check_float_determinism<TypeParam>();
 }

@@ -85,39 +85,23 @@ void check_in_place_inclusive() {
   for (index_t i = 0; i < n; ++i) ASSERT_EQ(x[i], static_cast<double>(i + 1)) << i;
 }
 
-// 2x2 matrices of unsigned integers under multiplication (mod 2^32): associative, not
-// commutative, so a scan that swapped operands would give other values.
-struct m2 {
-  std::uint32_t a, b, c, d;
-};
-struct m2_product {
-  template <class T>
-  TACK_HOST_DEVICE static T identity() {
-    return T{1, 0, 0, 1};
-  }
-  TACK_HOST_DEVICE m2 operator()(const m2& x, const m2& y) const {
-    return m2{x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c,
-              x.c * y.b + x.d * y.d};
-  }
-};
-TACK_INLINE m2 matrix_at(index_t i) {
-  const auto k = static_cast<std::uint32_t>(i);
-  return m2{k % 3 + 1, k % 5, (k * 7) % 4, 1};
-}
+using tack::test::m2;
+using tack::test::m2_product;
+using tack::test::unimodular_at;
 
 template <class Backend>
 void check_non_commutative(index_t n) {
   shared_buffer<Backend, m2> out(n);
   m2* o = out.data();
   const m2 total = tack::parallel_scan(
-      Backend{}, n, m2{1, 0, 0, 1}, TACK_LAMBDA(index_t i) { return matrix_at(i); },
+      Backend{}, n, m2{1, 0, 0, 1}, TACK_LAMBDA(index_t i) { return unimodular_at(i); },
       TACK_LAMBDA(index_t i, m2, m2 inclusive) { o[i] = inclusive; }, m2_product{});
   m2 running{1, 0, 0, 1};
   for (index_t i = 0; i < n; ++i) {
-    running = m2_product{}(running, matrix_at(i));
-    ASSERT_EQ(std::memcmp(&out[i], &running, sizeof running), 0) << "n = " << n << ", index " << i;
+    running = m2_product{}(running, unimodular_at(i));
+    ASSERT_EQ(out[i], running) << "n = " << n << ", index " << i;
   }
-  EXPECT_EQ(std::memcmp(&total, &running, sizeof running), 0);
+  EXPECT_EQ(total, running) << "n = " << n;
 }
 
 template <class Backend>
@@ -159,6 +143,24 @@ void check_float_determinism() {
     ASSERT_EQ(std::memcmp(first.data(), again.data(), static_cast<std::size_t>(n) * sizeof(float)),
               0)
         << "run " << run;
+  }
+}
+
+// The total is the last inclusive value, bit for bit (not a separately grouped sum), for float
+// sums whose groupings round differently.
+template <class Backend>
+void check_total_is_last_inclusive() {
+  for (index_t n : {index_t{5000}, index_t{1'000'003}}) {
+    shared_buffer<Backend, float> out(n);
+    float* o = out.data();
+    const auto value = TACK_LAMBDA(index_t i) {
+      return static_cast<float>((i * 2654435761u) % 1000003u) * 1.0e-5f - 4.7f;
+    };
+    const float total = tack::parallel_scan(
+        Backend{}, n, 0.25f, value, TACK_LAMBDA(index_t i, float, float s) { o[i] = s; });
+    const float last = out[n - 1];
+    EXPECT_EQ(std::memcmp(&total, &last, sizeof total), 0)
+        << "n = " << n << ": " << total << " != " << last;
   }
 }
 
@@ -207,13 +209,24 @@ TYPED_TEST(scan_backend, several_thread_counts) {
 TYPED_TEST(scan_backend, in_place_exclusive) { check_in_place_exclusive<TypeParam>(); }
 TYPED_TEST(scan_backend, in_place_inclusive) { check_in_place_inclusive<TypeParam>(); }
 TYPED_TEST(scan_backend, keeps_the_order_of_operands) {
-  for (index_t n : {index_t{1}, index_t{300}, index_t{5000}, index_t{200'003}}) {
-    check_non_commutative<TypeParam>(n);
+  // Inside a leaf, across leaves and blocks, across GPU tiles (256) and blocks, with 1 to 3 CPU
+  // threads (one thread is the sequential pass; several, the two-pass blocked scan).
+  const int saved = tack::num_threads();
+  for (int threads : {1, 2, 3}) {
+    tack::set_num_threads(threads);
+    for (index_t n : {index_t{1}, index_t{3}, index_t{20}, index_t{257}, index_t{300},
+                      index_t{1025}, index_t{4097}, index_t{5000}, index_t{200'003}}) {
+      check_non_commutative<TypeParam>(n);
+    }
   }
+  tack::set_num_threads(saved);
 }
 TYPED_TEST(scan_backend, running_max) { check_running_max<TypeParam>(); }
 TYPED_TEST(scan_backend, float_scan_is_bit_identical_run_after_run) {
   check_float_determinism<TypeParam>();
+}
+TYPED_TEST(scan_backend, total_is_the_last_inclusive_value) {
+  check_total_is_last_inclusive<TypeParam>();
 }
 TYPED_TEST(scan_backend, empty_and_negative_counts) { check_counts<TypeParam>(); }
 

@@ -7,6 +7,12 @@
 /// is associative (the backends regroup operands: pairwise on the CPU, trees on the GPU) and a
 /// `template <class T> static T identity()` whose value `e` satisfies `op(e, x) == x`. A user op
 /// needs `identity` for the CUDA backend; the CPU backends never call it.
+///
+/// Operand order. Reductions and scans keep the operands of an op in index order (`x0 op x1`,
+/// never `x1 op x0`), as `std::inclusive_scan` requires of nothing but associativity, unless the op
+/// is commutative (`ops::commutative_v`): then the backends may also reorder operands (vector
+/// lanes on the CPU, strided threads on the GPU), which is faster. A user op opts in with
+/// `static constexpr bool commutative = true;`.
 
 #include <tack/core/macros.hpp>
 
@@ -29,6 +35,7 @@ namespace tack::ops {
 
 /// `a + b`; identity `T{}` (zero). `tack::parallel_reduce(n, 0.0, f, tack::ops::plus{});`
 struct plus {
+  static constexpr bool commutative = true;
   template <class T>
   TACK_INLINE static constexpr T identity() {
     return T{};
@@ -55,6 +62,7 @@ struct multiplies {
 /// result depends on the grouping, as with `std::min`). Identity: +infinity, or the largest `T`.
 /// `float lo = tack::parallel_reduce(n, tack::ops::min::identity<float>(), f, tack::ops::min{});`
 struct min {
+  static constexpr bool commutative = true;
   template <class T>
   TACK_INLINE static constexpr T identity() {
     tack::detail::ops_require_ordered_scalar<T>();
@@ -73,6 +81,7 @@ struct min {
 /// The larger of `a` and `b` (`a` when neither is larger, as `std::max`). Identity: -infinity, or
 /// the lowest value of `T`. `auto hi = tack::parallel_reduce(n, -1e30, f, tack::ops::max{});`
 struct max {
+  static constexpr bool commutative = true;
   template <class T>
   TACK_INLINE static constexpr T identity() {
     tack::detail::ops_require_ordered_scalar<T>();
@@ -91,6 +100,7 @@ struct max {
 /// `a && b` (as `bool`); identity `true`. "All": `tack::parallel_reduce(n, true, f,
 /// tack::ops::logical_and{});`
 struct logical_and {
+  static constexpr bool commutative = true;
   template <class T>
   TACK_INLINE static constexpr T identity() {
     return T(true);
@@ -104,6 +114,7 @@ struct logical_and {
 /// `a || b` (as `bool`); identity `false`. "Any": `tack::parallel_reduce(n, false, f,
 /// tack::ops::logical_or{});`
 struct logical_or {
+  static constexpr bool commutative = true;
   template <class T>
   TACK_INLINE static constexpr T identity() {
     return T(false);
@@ -113,6 +124,33 @@ struct logical_or {
     return T(a || b);
   }
 };
+
+}  // namespace tack::ops
+
+namespace tack::detail {
+/// The definition of `ops::commutative_v`.
+template <class Op, class T>
+constexpr bool op_commutes() {
+  using O = std::remove_cvref_t<Op>;
+  if constexpr (requires { O::commutative; }) {
+    return static_cast<bool>(O::commutative);
+  } else if constexpr (std::is_same_v<O, ops::multiplies>) {
+    return std::is_arithmetic_v<T>;
+  } else {
+    return false;
+  }
+}
+}  // namespace tack::detail
+
+namespace tack::ops {
+
+/// Whether reductions and scans may reorder the operands of `Op` on values of type `T`: ops that
+/// declare `static constexpr bool commutative = true` (`plus`, `min`, `max`, `logical_and`,
+/// `logical_or`), and `multiplies` of arithmetic types. Any other op (a product of `tack::mat`s,
+/// a user op that says nothing) keeps its operands in index order.
+/// `static_assert(!tack::ops::commutative_v<tack::ops::multiplies, tack::mat3f>);`
+template <class Op, class T>
+inline constexpr bool commutative_v = detail::op_commutes<Op, T>();
 
 }  // namespace tack::ops
 

@@ -7,7 +7,10 @@
 /// `op(init, f(0) op f(1) op ... op f(n - 1))` (`init` when `n == 0`). The result type is the type
 /// of `init`, as with `std::reduce` (`0` instead of `0.0` truncates); each `f(i)` is converted to it.
 ///
-/// Grouping, determinism and accuracy. The op must be associative; the backends regroup it:
+/// Grouping, determinism and accuracy. The op must be associative; the backends regroup it, and
+/// keep its operands in index order unless it is commutative (`tack::ops::commutative_v`: the
+/// built-in ops, or a user op declaring `static constexpr bool commutative = true`), so a product
+/// of matrices reduces correctly:
 /// - CPU (serial and OpenMP alike): `[0, n)` is cut into at most 1024 blocks fixed by `n` alone
 ///   (exec/backend/cpu/blocks.hpp); each block is reduced pairwise, with leaves of 16 (floats)
 ///   or 8 (doubles) independent accumulators that vectorize; the block results are combined in a

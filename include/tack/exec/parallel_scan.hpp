@@ -7,7 +7,9 @@
 /// reads `value(i)` (the i-th input, converted to `T`, the type of `init`) and calls
 /// `store(i, exclusive, inclusive)` once per index with
 ///   `exclusive = init op value(0) op ... op value(i - 1)` and `inclusive = exclusive op value(i)`;
-/// it returns the total `init op value(0) op ... op value(n - 1)` (`init` when `n == 0`).
+/// it returns the total `init op value(0) op ... op value(n - 1)` (`init` when `n == 0`), which is
+/// the last `inclusive` bit for bit. The op must be associative, as for `std::inclusive_scan`;
+/// operands stay in index order, so it need not commute.
 /// Both prefixes are given so that one primitive serves `inclusive_scan` (store `inclusive`;
 /// pass `op.identity<T>()` as `init`) and `exclusive_scan` (store `exclusive`), in place too:
 /// every backend reads `value(i)` before it calls `store(i, ...)`, and `store(i, ...)` only after

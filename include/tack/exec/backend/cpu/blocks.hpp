@@ -142,13 +142,26 @@ TACK_IMPL_NOINLINE T reduce_leaf_vectorized_sum(index_t begin, index_t end, cons
   return sum;
 }
 
+/// Combines `f(begin) ... f(end - 1)` (`end > begin`) in index order, one operand at a time: the
+/// leaf for ops that do not commute (`ops::commutative_v`), whose operands may not be interleaved
+/// across lanes.
+template <class T, class F, class Op>
+inline T reduce_leaf_in_order(index_t begin, index_t end, const F& f, const Op& op) {
+  T acc = static_cast<T>(f(begin));
+  for (index_t i = begin + 1; i < end; ++i) acc = op(acc, static_cast<T>(f(i)));
+  return acc;
+}
+
 /// Pairwise (cascade) combination of `f(begin) ... f(end - 1)`: halves down to leaves, so the
-/// rounding error grows like log2(len) (NumPy sums this way). Deterministic for given bounds.
+/// rounding error grows like log2(len) (NumPy sums this way). Deterministic for given bounds. The
+/// halves are combined left operand first, so an op that does not commute keeps its order.
 template <class T, class F, class Op>
 T reduce_pairwise(index_t begin, index_t end, const F& f, const Op& op) {
   const index_t len = end - begin;
   if constexpr (vectorizer_sum_v<T, Op>) {
     if (len <= vectorizer_leaf_size) return reduce_leaf_vectorized_sum<T>(begin, end, f);
+  } else if constexpr (!ops::commutative_v<Op, T>) {
+    if (len <= reduce_leaf_size<T>) return reduce_leaf_in_order<T>(begin, end, f, op);
   } else {
     if (len <= reduce_leaf_size<T>) return reduce_leaf<T>(begin, end, f, op);
   }

@@ -4,8 +4,10 @@
 /// @file The CUDA backend's `parallel_reduce`: deterministic two-pass block reduction (not CUB's
 /// DeviceReduce, whose grouping may change with the GPU and the CUB version).
 /// Pass 1: block `b` of `cuda_blocks` (fixed by `n`) is reduced by one thread block — each thread
-/// strides over the block's indices, then a shared-memory tree combines the 256 partials. Pass 2:
-/// one thread block combines the block partials the same way. The grouping depends on `n` alone,
+/// strides over the block's indices, then a shared-memory tree combines the 256 partials (for an
+/// op that does not commute: tiles of consecutive indices, each reduced by a tree of neighbours,
+/// so that operands stay in index order). Pass 2: one thread block combines the block partials the
+/// same way. The grouping depends on `n` alone,
 /// so repeated runs (and runs on other GPUs) give bit-identical results. Needs `Op::identity<T>()`
 /// (threads with no index start from it). Synchronizes before returning.
 
@@ -16,6 +18,7 @@
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/backend/cuda/launch.hpp>
+#include <tack/exec/ops.hpp>
 
 #include <type_traits>
 
@@ -34,20 +37,41 @@ __device__ inline void block_tree_reduce(T* s, const Op& op) {
 }
 
 /// `partials[b]` = the combination of `f(i)` over block `b` of `count` blocks of `[0, n)`;
-/// launched with `count` thread blocks of `block_threads` threads.
+/// launched with `count` thread blocks of `block_threads` threads. A commutative op
+/// (`ops::commutative_v`): each thread strides over the block, then one tree combines the
+/// threads' partials. Any other op keeps its operands in index order: the block is read in tiles
+/// of `block_threads` consecutive indices, each tile combined by a tree of neighbours (`s[t]` with
+/// `s[t + stride]`) and carried into the block's result in tile order.
 template <class T, class F, class Op>
 __global__ void reduce_blocks_kernel(index_t n, index_t count, F f, Op op, T* partials) {
   __shared__ alignas(T) unsigned char raw[block_threads * sizeof(T)];
   T* s = reinterpret_cast<T*>(raw);
   const index_t b = blockIdx.x;
   const index_t end = block_begin(n, count, b + 1);
-  T acc = Op::template identity<T>();
-  for (index_t i = block_begin(n, count, b) + threadIdx.x; i < end; i += block_threads) {
-    acc = op(acc, static_cast<T>(f(i)));
+  const int t = static_cast<int>(threadIdx.x);
+  if constexpr (ops::commutative_v<Op, T>) {
+    T acc = Op::template identity<T>();
+    for (index_t i = block_begin(n, count, b) + t; i < end; i += block_threads) {
+      acc = op(acc, static_cast<T>(f(i)));
+    }
+    s[t] = acc;
+    block_tree_reduce(s, op);
+    if (t == 0) partials[b] = s[0];
+  } else {
+    T carry = Op::template identity<T>();  // op(e, x) == x: a left identity is enough
+    for (index_t tile = block_begin(n, count, b); tile < end; tile += block_threads) {
+      const int valid = end - tile < block_threads ? static_cast<int>(end - tile) : block_threads;
+      if (t < valid) s[t] = static_cast<T>(f(tile + t));
+      __syncthreads();
+      for (int stride = 1; stride < valid; stride *= 2) {  // valid is the same for every thread
+        if (t % (2 * stride) == 0 && t + stride < valid) s[t] = op(s[t], s[t + stride]);
+        __syncthreads();
+      }
+      carry = op(carry, s[0]);
+      __syncthreads();  // s is rewritten by the next tile
+    }
+    if (t == 0) partials[b] = carry;
   }
-  s[threadIdx.x] = acc;
-  block_tree_reduce(s, op);
-  if (threadIdx.x == 0) partials[b] = s[0];
 }
 
 /// Reads stored partials as a kernel input.

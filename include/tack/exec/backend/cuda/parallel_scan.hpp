@@ -3,10 +3,11 @@
 #pragma once
 /// @file The CUDA backend's `parallel_scan`: a deterministic three-pass blocked scan (not CUB's
 /// DeviceScan, whose decoupled look-back combines floating-point prefixes in an order that depends
-/// on timing). Pass 1 reduces each block of `cuda_blocks` (as `parallel_reduce` does); pass 2, one
-/// thread, combines `init` and the block sums in block order; pass 3 scans each block in tiles of
-/// `block_threads` (a Hillis-Steele scan in shared memory plus the carried prefix) and calls
-/// `store(i, exclusive, inclusive)`. Needs `Op::identity<T>()`. Waits for its stream before returning (it returns the total).
+/// on timing). Pass 1 reduces each block of `cuda_blocks` (as `parallel_reduce` does: operands in
+/// index order unless the op commutes); pass 2, one thread, combines `init` and the block sums in
+/// block order; pass 3 scans each block in tiles of `block_threads` (a Hillis-Steele scan in
+/// shared memory plus the carried prefix) and calls `store(i, exclusive, inclusive)`. Needs
+/// `Op::identity<T>()`. Waits for its stream before returning (it returns the total).
 
 #include <tack/config.hpp>
 
@@ -30,10 +31,12 @@ __global__ void scan_block_sums_kernel(index_t count, T init, Op op, const T* su
   }
 }
 
-/// Scans block `b` of `[0, n)` from `prefix[b]`; launched with `count` thread blocks.
+/// Scans block `b` of `[0, n)` from `prefix[b]`; launched with `count` thread blocks. The last
+/// block writes where its scan ends to `*total`, so that the total is the last inclusive value bit
+/// for bit (pass 1 groups a floating-point sum otherwise).
 template <class T, class V, class S, class Op>
 __global__ void scan_blocks_kernel(index_t n, index_t count, V value, S store, Op op,
-                                   const T* prefix) {
+                                   const T* prefix, T* total) {
   __shared__ alignas(T) unsigned char raw[block_threads * sizeof(T)];
   T* s = reinterpret_cast<T*>(raw);
   const index_t b = blockIdx.x;
@@ -60,6 +63,7 @@ __global__ void scan_blocks_kernel(index_t n, index_t count, V value, S store, O
     carry = op(carry, s[valid - 1]);
     __syncthreads();  // s is rewritten by the next tile
   }
+  if (b + 1 == count && t == 0) *total = carry;
 }
 
 }  // namespace tack::backend::cuda
@@ -85,8 +89,10 @@ struct parallel_scan_impl<cuda_backend> {
     bc::scan_block_sums_kernel<T>
         <<<1, 1, 0, ws.handle>>>(blocks.count, init, op, sums.data(), prefix.data());
     bc::check(cudaGetLastError(), what);
-    bc::scan_blocks_kernel<T><<<grid, bc::block_threads, 0, ws.handle>>>(n, blocks.count, value,
-                                                                         store, op, prefix.data());
+    // prefix[count] (pass 2's total) is read by no block: the last block overwrites it.
+    bc::scan_blocks_kernel<T><<<grid, bc::block_threads, 0, ws.handle>>>(
+        n, blocks.count, value, store, op, prefix.data(), prefix.data() + count);
+    bc::check(cudaGetLastError(), what);
     return prefix.read(count, ws, what);
   }
 };

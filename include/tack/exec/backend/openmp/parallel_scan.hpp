@@ -2,9 +2,10 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file The OpenMP backend's `parallel_scan`: two passes over the fixed blocks of `cpu_blocks`.
-/// Pass 1 reduces each block (pairwise, as `parallel_reduce` does); the block prefixes are then
-/// combined in block order on the calling thread; pass 2 scans each block in index order from its
-/// prefix and calls `store`. The result depends on `n` only, not on the number of threads. With one
+/// Pass 1 reduces each block (pairwise, as `parallel_reduce` does, operands in index order unless
+/// the op commutes); the block prefixes are then combined in block order on the calling thread;
+/// pass 2 scans each block in index order from its prefix and calls `store`; the total is where
+/// the last block's scan ends. The result depends on `n` only, not on the number of threads. With one
 /// thread the scan is the serial backend's single pass (floating-point results may then differ in
 /// the last bits from a run on several threads: the groupings differ).
 
@@ -56,8 +57,12 @@ struct parallel_scan_impl<openmp_backend> {
           const index_t last = blocks.first_of_thread(t + 1, team);
           for (index_t b = blocks.first_of_thread(t, team); b < last; ++b) {
             if (failure.stopped()) return;
-            scan_sequential<T>(blocks.begin(b), blocks.begin(b + 1),
-                               prefix[static_cast<std::size_t>(b)], value, local_store, op);
+            const T after =
+                scan_sequential<T>(blocks.begin(b), blocks.begin(b + 1),
+                                   prefix[static_cast<std::size_t>(b)], value, local_store, op);
+            // The total is the last block's running prefix, so that it equals the last
+            // inclusive value bit for bit (pass 1 groups floating-point sums otherwise).
+            if (b + 1 == blocks.count) prefix[count] = after;
           }
         });
       } catch (...) {
