@@ -349,17 +349,19 @@ void copy_components(const component_span& dst, const component_span& src, std::
         "tack::detail::copy_components: both sides are in host memory; host copies "
         "run in the array templates' element loops");
   }
-  if (!dst.host && !src.host) {
+  if (!dst.host && !src.host && dst.device_id == src.device_id) {
     cuda_copy_components(dst, src, n);
     return;
   }
-  if (src.host) {
-    // Upload the source's bytes as they are, then convert on the device.
+  if (!dst.host) {
+    // The source is in host memory, or on another GPU, whose memory a kernel on the destination's
+    // device may not read (memory pools are not shared with peers): its bytes go to the
+    // destination's device as they are (an upload, or a peer copy), then convert there.
     const span_ranges r = ranges_of(src, n);
     const device_scratch packed(r.total, dst.device_id);
     for (std::size_t k = 0; k < r.first.size(); ++k) {
-      copy_bytes(packed.get() + r.offset[k], false, reinterpret_cast<const void*>(r.first[k]), true,
-                 r.size[k]);
+      copy_bytes(packed.get() + r.offset[k], false, reinterpret_cast<const void*>(r.first[k]),
+                 src.host, r.size[k]);
     }
     const auto bases = relocated(src, r, packed.get());
     component_span staged = src;

@@ -62,6 +62,15 @@ struct device_guard {
   device_guard& operator=(const device_guard&) = delete;
 };
 
+/// The calling thread's current stream on device `id` (`tack::stream_scope`) when it is a
+/// non-blocking one (`cudaStreamNonBlocking`, as a borrowed stream of another library may be),
+/// which does not order with the legacy default stream where tack allocates, frees and sorts;
+/// else null. Those calls then order with it explicitly (`order_after`).
+cudaStream_t nonblocking_current_stream(int id) noexcept;
+
+/// Makes `later` wait for the work queued on `earlier` so far (an event recorded on `earlier`).
+void order_after(cudaStream_t later, cudaStream_t earlier, const char* what);
+
 /// Device memory for one operation's scratch, from the device's stream-ordered pool (freed blocks
 /// are reused without a device synchronization); released on the legacy default stream.
 void* scratch_alloc(std::size_t bytes, int device_id);

@@ -217,8 +217,9 @@ void permute_words(void* dst, const void* src, std::size_t element_bytes,
                    const std::int64_t* permutation, std::size_t n) {
   const std::size_t per = element_bytes / sizeof(W);
   const std::size_t nwords = per * n;
-  permute_kernel<W><<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads>>>(
-      static_cast<W*>(dst), static_cast<const W*>(src), per, permutation, nwords);
+  permute_kernel<W>
+      <<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads, 0, cudaStreamLegacy>>>(
+          static_cast<W*>(dst), static_cast<const W*>(src), per, permutation, nwords);
   complete(bc::work_stream{}, "tack: permutation kernel");
 }
 
@@ -324,6 +325,10 @@ void cuda_permute(void* data, std::size_t element_bytes, const std::int64_t* per
                   std::size_t n, int device_id) {
   if (n < 2 || element_bytes == 0) return;
   device_guard g(device_id);
+  // On the legacy default stream, after a non-blocking current stream's writes (as sort).
+  if (const cudaStream_t s = cuda_impl::nonblocking_current_stream(device_id)) {
+    cuda_impl::order_after(cudaStreamLegacy, s, "tack: permutation");
+  }
   const std::size_t bytes = element_bytes * n;
   const cuda_impl::scratch_block tmp(bytes, device_id);
   TACK_IMPL_CUDA_CHECK(cudaMemcpy(tmp.get(), data, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");

@@ -41,9 +41,10 @@ cudaMemcpyKind to_cuda(cuda_copy_kind k) {
 
 std::string device_name(int id) { return "cuda:" + std::to_string(id); }
 
-// Per device: whether allocations go through its default memory pool (decided once, on the first
-// allocation: the pool's release threshold is raised then, so that blocks freed between two
-// synchronizations stay reserved for the next allocation instead of going back to the driver).
+// Per device: whether allocations go through a memory pool of tack's (decided once, on the first
+// allocation, where the device supports pools: the pool is created then with its release threshold
+// raised, so that blocks freed between two synchronizations stay reserved for the next allocation
+// instead of going back to the driver). The pools are never destroyed.
 class pools {
 public:
   static pools& get() {
@@ -61,8 +62,15 @@ public:
       TACK_IMPL_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, id),
                            "cudaDeviceGetAttribute(cudaDevAttrMemoryPoolsSupported)");
       if (supported) {
-        TACK_IMPL_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&s.pool, id),
-                             "cudaDeviceGetDefaultMemPool");
+        // tack's own pool, not the device's default one: its release threshold is raised below,
+        // and the default pool serves other libraries in the process (CuPy's or PyTorch's async
+        // allocators, cudaMallocAsync callers), whose freed memory should still go back.
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.handleTypes = cudaMemHandleTypeNone;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = id;
+        TACK_IMPL_CUDA_CHECK(cudaMemPoolCreate(&s.pool, &props), "cudaMemPoolCreate");
         std::uint64_t keep = std::numeric_limits<std::uint64_t>::max();
         TACK_IMPL_CUDA_CHECK(
             cudaMemPoolSetAttribute(s.pool, cudaMemPoolAttrReleaseThreshold, &keep),
@@ -228,6 +236,29 @@ bc::work_stream stream_of_copy(const void* dst, const void* src, cuda_copy_kind 
 }  // namespace
 
 namespace cuda_impl {
+cudaStream_t nonblocking_current_stream(int id) noexcept {
+  const std::intptr_t native = current_cuda_stream(id);
+  if (native == 0) return nullptr;
+  const auto s = reinterpret_cast<cudaStream_t>(native);
+  unsigned flags = 0;
+  if (cudaStreamGetFlags(s, &flags) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return s;  // unknown: ordering explicitly is always safe
+  }
+  return (flags & cudaStreamNonBlocking) != 0 ? s : nullptr;
+}
+
+void order_after(cudaStream_t later, cudaStream_t earlier, const char* what) {
+  cudaEvent_t e = nullptr;
+  TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming),
+                       (std::string(what) + ": cudaEventCreateWithFlags").c_str());
+  const cudaError_t recorded = cudaEventRecord(e, earlier);
+  const cudaError_t waited = recorded == cudaSuccess ? cudaStreamWaitEvent(later, e, 0) : recorded;
+  (void)cudaEventDestroy(e);  // released once the wait is resolved
+  TACK_IMPL_CUDA_CHECK(waited,
+                       (std::string(what) + ": cudaEventRecord / cudaStreamWaitEvent").c_str());
+}
+
 void* scratch_alloc(std::size_t bytes, int device_id) {
   return cuda_malloc_device(bytes, device_id);
 }
@@ -249,11 +280,20 @@ void* cuda_malloc_device(std::size_t bytes, int id) {
   void* p = nullptr;
   if (cudaMemPool_t pool = pools::get().pool(id)) {
     // Stream-ordered on the legacy default stream: tack's kernels and copies run there (or on
-    // blocking streams, which order with it), so the block is ready for them.
+    // blocking streams, which order with it), so the block is ready for them. A non-blocking
+    // current stream is made to wait for the allocation.
     const cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, cudaStreamLegacy);
     if (e != cudaSuccess)
       cuda_impl::throw_alloc_error(e, "cudaMallocFromPoolAsync", bytes, device_name(id), __FILE__,
                                    __LINE__);
+    if (const cudaStream_t s = cuda_impl::nonblocking_current_stream(id)) {
+      try {
+        cuda_impl::order_after(s, cudaStreamLegacy, "tack: device allocation");
+      } catch (...) {
+        (void)cudaFreeAsync(p, cudaStreamLegacy);
+        throw;
+      }
+    }
     return p;
   }
   const cudaError_t e = cudaMalloc(&p, bytes);  // before reading p: argument order is unspecified
@@ -286,6 +326,15 @@ void cuda_free_device(void* p, int id) noexcept {
   (void)cudaGetDevice(&previous);
   if (previous != id) (void)cudaSetDevice(id);
   if (pools::get().known_pool(id)) {
+    // The block is reused in the legacy stream's order: a non-blocking current stream's work,
+    // which may still read it, is made to come first.
+    if (const cudaStream_t s = cuda_impl::nonblocking_current_stream(id)) {
+      try {
+        cuda_impl::order_after(cudaStreamLegacy, s, "tack: device free");
+      } catch (...) {
+        (void)cudaStreamSynchronize(s);  // no event: wait for the stream instead
+      }
+    }
     (void)cudaFreeAsync(p, cudaStreamLegacy);
   } else {
     (void)cudaFree(p);

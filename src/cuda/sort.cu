@@ -150,12 +150,13 @@ void sort_with_permutation(K* keys, std::size_t n, int id, std::int64_t* permuta
   const unsigned grid = bc::grid_for(static_cast<index_t>(n));
   if constexpr (std::is_floating_point_v<K>) {
     const scratch_block images(n * sizeof(image_t<K>), id);
-    image_kernel<K><<<grid, bc::block_threads>>>(keys, images.as<image_t<K>>(), permutation, n);
+    image_kernel<K><<<grid, bc::block_threads, 0, cudaStreamLegacy>>>(keys, images.as<image_t<K>>(),
+                                                                      permutation, n);
     check_launch("tack: sort key image kernel");
     sort_pairs(images.as<image_t<K>>(), permutation, n, id, true);
     cuda_permute(keys, sizeof(K), permutation, n, id);  // the keys themselves, bits kept
   } else {
-    iota_kernel<<<grid, bc::block_threads>>>(permutation, n);
+    iota_kernel<<<grid, bc::block_threads, 0, cudaStreamLegacy>>>(permutation, n);
     check_launch("tack: sort position kernel");
     sort_pairs(keys, permutation, n, id, false);
   }
@@ -204,6 +205,11 @@ void cuda_sort(void* keys, std::size_t n, scalar_kind kind, int device_id,
                std::int64_t* permutation) {
   if (n == 0) return;
   const cuda_impl::device_guard g(device_id);
+  // Sorting runs on the legacy default stream; a non-blocking current stream's writes to the keys
+  // come first (blocking streams order with it by themselves).
+  if (const cudaStream_t s = cuda_impl::nonblocking_current_stream(device_id)) {
+    cuda_impl::order_after(cudaStreamLegacy, s, "tack::sort on CUDA");
+  }
   with_key_type(kind, [&]<class K>() {
     if (permutation) {
       sort_with_permutation(static_cast<K*>(keys), n, device_id, permutation);

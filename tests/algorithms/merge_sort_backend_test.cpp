@@ -114,7 +114,7 @@ protected:
 private:
   int threads_ = 1;
 };
-TYPED_TEST_SUITE(merge_sort_backend, tack::test::backends);
+TYPED_TEST_SUITE(merge_sort_backend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(merge_sort_backend, sorts_stably_for_sizes_around_tiles_and_chunks) {
   static_assert(tack::detail::merge_sort_tile == 32 && tack::detail::merge_sort_chunk == 32,

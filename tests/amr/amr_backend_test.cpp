@@ -60,7 +60,7 @@ protected:
   void TearDown() override { tack::set_num_threads(threads_); }
   int threads_ = 1;
 };
-TYPED_TEST_SUITE(amr_backend_test, tack::test::backends);
+TYPED_TEST_SUITE(amr_backend_test, tack::test::backends, tack::test::backend_names);
 
 template <class B, class T>
 void compare(tack::layout layout) {

@@ -362,7 +362,7 @@ void check_lambda(index_t n) {
 template <class Backend>
 class arrays_backend : public tack::test::backend_test<Backend> {};
 
-TYPED_TEST_SUITE(arrays_backend, tack::test::backends);
+TYPED_TEST_SUITE(arrays_backend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(arrays_backend, computed_arrays_match_the_host) { check_computed<TypeParam>(10007); }
 

@@ -55,7 +55,7 @@ class MultiIndexBackend : public tack::test::backend_test<Backend> {
 protected:
   tack::options on_device() { return {.device = tack::test::device_of<Backend>()}; }
 };
-TYPED_TEST_SUITE(MultiIndexBackend, tack::test::backends);
+TYPED_TEST_SUITE(MultiIndexBackend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(MultiIndexBackend, ThreeIndicesReadTheFlatElement) {
   auto pts = ta::uniform_coordinates({5, 4, 3}, tack::vec3f{1, 2, 3}, tack::vec3f{0.5f, 2, 4});

@@ -71,7 +71,8 @@ private:
 };
 
 /// The backends this translation unit can run kernels on: serial always, OpenMP when the build has
-/// it, CUDA when nvcc compiles the file. `TYPED_TEST_SUITE(my_backend_test, tack::test::backends);`
+/// it, CUDA when nvcc compiles the file.
+/// `TYPED_TEST_SUITE(my_backend_test, tack::test::backends, tack::test::backend_names);`
 using backends = ::testing::Types<tack::serial_backend
 #if TACK_HAS_OPENMP
                                   ,
@@ -82,6 +83,22 @@ using backends = ::testing::Types<tack::serial_backend
                                   tack::cuda_backend
 #endif
                                   >;
+
+/// Names typed tests by backend (`reduce_backend/cuda.min_and_max` rather than `.../2.`), so that
+/// a run can select one backend: `--gtest_filter='*/cuda.*'` (scripts/gpu-check's sanitizer runs).
+/// `TYPED_TEST_SUITE(my_backend_test, tack::test::backends, tack::test::backend_names);`
+struct backend_names {
+  template <class Backend>
+  static std::string GetName(int) {
+    if constexpr (std::is_same_v<Backend, tack::serial_backend>) {
+      return "serial";
+    } else if constexpr (std::is_same_v<Backend, tack::openmp_backend>) {
+      return "openmp";
+    } else {
+      return "cuda";
+    }
+  }
+};
 
 /// The device a backend's kernels run on. `auto d = tack::test::device_of<tack::cuda_backend>();`
 template <class Backend>

@@ -55,7 +55,7 @@ protected:
     return a;
   }
 };
-TYPED_TEST_SUITE(device_paths, tack::test::backends);
+TYPED_TEST_SUITE(device_paths, tack::test::backends, tack::test::backend_names);
 
 std::vector<vec3f> sample_vec3f(index_t n) {
   std::vector<vec3f> v(static_cast<std::size_t>(n));

@@ -29,7 +29,7 @@ class cuda_runtime : public tack::test::backend_test<B> {
 protected:
   static constexpr bool gpu = std::is_same_v<B, tack::cuda_backend>;
 };
-TYPED_TEST_SUITE(cuda_runtime, tack::test::backends);
+TYPED_TEST_SUITE(cuda_runtime, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(cuda_runtime, the_device_pool_keeps_freed_blocks_for_the_next_allocation) {
   if constexpr (!TestFixture::gpu) {

@@ -32,7 +32,7 @@ protected:
   void TearDown() override { tack::set_num_threads(threads_); }
   int threads_ = 1;
 };
-TYPED_TEST_SUITE(dataset_backend_test, tack::test::backends);
+TYPED_TEST_SUITE(dataset_backend_test, tack::test::backends, tack::test::backend_names);
 
 /// Query points: a lattice over [-0.25, 1.25]^3 of the mesh's unit box (some outside), with a
 /// deterministic offset so that few lie on faces.

@@ -230,7 +230,7 @@ void check_float_minmax_special_values() {
 template <class Backend>
 class atomic_backend : public tack::test::backend_test<Backend> {};
 
-TYPED_TEST_SUITE(atomic_backend, tack::test::backends);
+TYPED_TEST_SUITE(atomic_backend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(atomic_backend, histogram_of_every_scalar_type) {
   check_histogram<TypeParam, std::int32_t>();

@@ -42,15 +42,18 @@ struct read_at_2d {
 };
 
 // The child of a death test: device printf writes to stdout, which the death test does not read,
-// so stdout goes to stderr first. The launch must trap; its device_error is printed before the
-// child aborts. A launch that returns normally exits with 0, which fails the death test.
+// so stdout goes to stderr first, unbuffered: std::abort flushes no stdio buffer, and the report
+// is in what the CUDA runtime wrote to stdout. The launch must trap; its device_error is printed
+// before the child aborts. A launch that returns normally exits with 0, which fails the test.
 template <class F>
 void trap_in_child(const F& launch) {
   std::fflush(stdout);
   ::dup2(2, 1);
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
   try {
     launch();
   } catch (const tack::device_error& e) {
+    std::fflush(stdout);
     std::fprintf(stderr, "device_error: %s\n", e.what());
     std::fflush(stderr);
     std::abort();
@@ -74,7 +77,7 @@ protected:
 private:
   tack::precondition_handler previous_ = nullptr;
 };
-TYPED_TEST_SUITE(kernel_bounds, tack::test::backends);
+TYPED_TEST_SUITE(kernel_bounds, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(kernel_bounds, an_index_past_a_row_view_names_the_view_and_the_roots_rows) {
   auto a = tack::zeros<float>(8, {.device = this->dev()});

@@ -44,7 +44,7 @@ protected:
   }
 };
 
-TYPED_TEST_SUITE(LaunchBackend, tack::test::backends);
+TYPED_TEST_SUITE(LaunchBackend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(LaunchBackend, OneKernelEveryLayout) {
   const index_t n = 3000;

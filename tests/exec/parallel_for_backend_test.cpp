@@ -143,7 +143,7 @@ void check_refusals() {
 template <class Backend>
 class parallel_for_backend : public tack::test::backend_test<Backend> {};
 
-TYPED_TEST_SUITE(parallel_for_backend, tack::test::backends);
+TYPED_TEST_SUITE(parallel_for_backend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(parallel_for_backend, runs_each_index_exactly_once) {
   // Sizes around the OpenMP chunk (4096) and the thread shares, and odd ones.

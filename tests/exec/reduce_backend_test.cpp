@@ -202,7 +202,7 @@ void check_negative_count() {
 template <class Backend>
 class reduce_backend : public tack::test::backend_test<Backend> {};
 
-TYPED_TEST_SUITE(reduce_backend, tack::test::backends);
+TYPED_TEST_SUITE(reduce_backend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(reduce_backend, integer_sums_are_exact) { check_integer_sums<TypeParam>(); }
 TYPED_TEST(reduce_backend, min_and_max) { check_min_max<TypeParam>(); }

@@ -185,7 +185,7 @@ void check_counts() {
 template <class Backend>
 class scan_backend : public tack::test::backend_test<Backend> {};
 
-TYPED_TEST_SUITE(scan_backend, tack::test::backends);
+TYPED_TEST_SUITE(scan_backend, tack::test::backends, tack::test::backend_names);
 
 TYPED_TEST(scan_backend, exclusive_and_inclusive_prefixes) {
   // Around the CPU blocks (1024 indices, at most 1024 blocks) and the GPU tiles (256) and blocks.

@@ -7,6 +7,7 @@
 // are complete when they return, reductions wait for their stream.
 // Compiled by nvcc in CUDA builds: kernels are functors, defined outside gtest's TestBody.
 #include <tack/algorithms/reduce.hpp>
+#include <tack/algorithms/sort.hpp>
 #include <tack/array/copyto.hpp>
 #include <tack/array/factories.hpp>
 #include <tack/exec/fence.hpp>
@@ -22,6 +23,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include <algorithm>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -46,6 +48,22 @@ struct add_to {
   }
 };
 
+// v[i] = x.
+struct write_constant {
+  template <class V>
+  TACK_HOST_DEVICE void operator()(index_t i, V v, float x) const {
+    v[i] = x;
+  }
+};
+
+// v[i] = n - i (descending).
+struct write_descending {
+  template <class V>
+  TACK_HOST_DEVICE void operator()(index_t i, V v) const {
+    v[i] = static_cast<float>(v.size() - i);
+  }
+};
+
 // A parallel_for kernel over a raw pointer: p[i] *= 2.
 struct double_in_place {
   float* p;
@@ -65,7 +83,7 @@ protected:
   tack::device dev() const { return tack::test::device_of<B>(); }
   tack::array<float> make(index_t n) const { return tack::empty<float>(n, {.device = dev()}); }
 };
-TYPED_TEST_SUITE(streams, tack::test::backends);
+TYPED_TEST_SUITE(streams, tack::test::backends, tack::test::backend_names);
 
 // Large enough that a CUDA kernel is still running when the host moves on.
 constexpr index_t big = index_t{1} << 22;
@@ -226,6 +244,36 @@ TYPED_TEST(streams, a_borrowed_stream_is_used_and_never_destroyed) {
     }
     ASSERT_EQ(cudaStreamSynchronize(native), cudaSuccess) << "tack destroyed a borrowed stream";
     EXPECT_EQ(a.to_vector()[12345], 12346.0f);
+    EXPECT_EQ(cudaStreamDestroy(native), cudaSuccess);
+  }
+}
+
+// A non-blocking stream (as PyTorch's and CuPy's are) does not order with the legacy default
+// stream, where tack allocates, frees and sorts: tack orders those with it explicitly. Without
+// that, the sort would read keys the stream's kernel has not written yet, and the reductions'
+// scratch could be reused while the stream still reads it.
+TYPED_TEST(streams, a_borrowed_non_blocking_stream_is_ordered_with_allocations_and_sorts) {
+  if constexpr (!TestFixture::gpu) {
+    GTEST_SKIP() << "non-blocking streams are CUDA streams";
+  } else {
+    cudaStream_t native = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&native, cudaStreamNonBlocking), cudaSuccess);
+    {
+      const auto s = tack::stream::borrow(this->dev(), reinterpret_cast<std::intptr_t>(native));
+      const tack::stream_scope scope(s);
+      for (int round = 0; round < 4; ++round) {
+        auto a = this->make(big);  // allocated on the legacy stream, used on `native`
+        tack::launch(big, write_constant{}, a, float(round + 1));
+        ASSERT_EQ(tack::sum(a), float(big) * float(round + 1)) << "round " << round;  // exact
+        tack::launch(big, write_descending{}, a);
+        tack::sort(a);  // on the legacy stream, after the kernel above
+        const auto v = a.to_vector();
+        ASSERT_TRUE(std::is_sorted(v.begin(), v.end())) << "round " << round;
+        ASSERT_EQ(v.front(), 1.0f);
+        ASSERT_EQ(v.back(), float(big));
+      }
+    }
+    EXPECT_EQ(cudaStreamSynchronize(native), cudaSuccess);
     EXPECT_EQ(cudaStreamDestroy(native), cudaSuccess);
   }
 }

@@ -191,7 +191,14 @@ protected:
     }
   }
 };
-TYPED_TEST_SUITE(TypesBackend, backend_cases);
+struct case_names {
+  template <class C>
+  static std::string GetName(int) {
+    return std::string(std::is_same_v<typename C::runner, host_runner> ? "host_" : "cuda_") +
+           (std::is_same_v<typename C::scalar, float> ? "f32" : "f64");
+  }
+};
+TYPED_TEST_SUITE(TypesBackend, backend_cases, case_names);
 
 // Owns one runner allocation for the length of a test.
 template <class Runner, class T>

@@ -50,7 +50,7 @@ __global__ void views_test_kernel(index_t n, F f) {
 }
 
 struct cuda_kernel {
-  static constexpr const char* name = "cuda_kernel";
+  static constexpr const char* name = "cuda";
   static bool available() {
     int count = 0;
     return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;

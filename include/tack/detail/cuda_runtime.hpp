@@ -41,7 +41,7 @@ bool cuda_stream_idle(int device_id, std::intptr_t stream, const char* what);
 void cuda_synchronize_device(int device_id, const char* what);
 
 /// Device memory from device `device_id`'s stream-ordered pool (`cudaMallocAsync` on the legacy
-/// default stream, on the device's default memory pool with its release threshold raised, so a
+/// default stream, from a memory pool of tack's with its release threshold raised, so a
 /// freed block is reused by the next allocation without a device synchronization); `cudaMalloc`
 /// where the device has no memory pools. Managed memory (`cudaMallocManaged`) and pinned host
 /// memory (`cudaHostAlloc`, portable). Failures: `out_of_memory` naming the size and the device,

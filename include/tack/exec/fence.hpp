@@ -18,15 +18,16 @@ namespace tack {
 
 /// Waits for every kernel and copy launched on `d`. A CUDA device that is not available is a
 /// `device_error`. `tack::fence(tack::cuda());`
-/// On CUDA it waits for the current device (cudaDeviceSynchronize), which is the device of every
-/// tack launch once the launch has returned.
+/// On CUDA it synchronizes device `d` itself (`cudaDeviceSynchronize` with `d` made current for
+/// the call), whichever device the calling thread has current: tack launches restore the
+/// caller's device when they return.
 inline void fence(const device& d) {
   if (d.is_cpu()) return;
   if (!is_available(d)) {
     throw device_error("tack::fence: device " + d.str() + " is not available" +
                        (TACK_HAS_CUDA ? "" : " (tack was built without CUDA)"));
   }
-  detail::cuda_synchronize();
+  detail::cuda_synchronize_device(d.id(), "tack::fence");
 }
 
 /// Waits for the work launched on `tack::default_device()`. `tack::fence();`
