@@ -108,25 +108,36 @@ struct staging_set {
 
   explicit staging_set(int id) : device(id) {
     device_guard g(id);
-    TACK_IMPL_CUDA_CHECK(cudaStreamCreate(&stream), "cudaStreamCreate");
-    for (int k = 0; k < 2; ++k) {
-      TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming),
-                           "cudaEventCreateWithFlags");
-      const cudaError_t e = cudaHostAlloc(&buf[k], chunk, cudaHostAllocPortable);
-      if (e != cudaSuccess)
-        cuda_impl::throw_alloc_error(e, "cudaHostAlloc (staging)", chunk, "the host", __FILE__,
-                                     __LINE__);
+    try {
+      TACK_IMPL_CUDA_CHECK(cudaStreamCreate(&stream), "cudaStreamCreate");
+      for (int k = 0; k < 2; ++k) {
+        TACK_IMPL_CUDA_CHECK(cudaEventCreateWithFlags(&done[k], cudaEventDisableTiming),
+                             "cudaEventCreateWithFlags");
+        const cudaError_t e = cudaHostAlloc(&buf[k], chunk, cudaHostAllocPortable);
+        if (e != cudaSuccess)
+          cuda_impl::throw_alloc_error(e, "cudaHostAlloc (staging)", chunk, "the host", __FILE__,
+                                       __LINE__);
+      }
+    } catch (...) {
+      release();  // the destructor does not run for a constructor that throws
+      throw;
     }
   }
-  ~staging_set() {
+  ~staging_set() { release(); }
+  staging_set(const staging_set&) = delete;
+  staging_set& operator=(const staging_set&) = delete;
+
+private:
+  void release() noexcept {
     for (int k = 0; k < 2; ++k) {
       if (buf[k]) (void)cudaFreeHost(buf[k]);
       if (done[k]) (void)cudaEventDestroy(done[k]);
+      buf[k] = nullptr;
+      done[k] = nullptr;
     }
     if (stream) (void)cudaStreamDestroy(stream);
+    stream = nullptr;
   }
-  staging_set(const staging_set&) = delete;
-  staging_set& operator=(const staging_set&) = delete;
 };
 
 // Idle staging sets, reused by later copies; one per concurrent copy at most.

@@ -114,6 +114,7 @@ struct parallel_reduce_impl<cuda_backend> {
     bc::check(cudaGetLastError(), what);
     bc::reduce_blocks_kernel<T><<<1, bc::block_threads, 0, ws.handle>>>(
         blocks.count, index_t{1}, bc::partial_reader<T>{partials.data()}, op, result);
+    bc::check(cudaGetLastError(), what);
     return partials.read(static_cast<std::size_t>(blocks.count), ws, what);
   }
 };
