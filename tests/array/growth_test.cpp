@@ -165,6 +165,45 @@ TEST(Growth, SoaArraysGrowComponentByComponent) {
   EXPECT_EQ(a.layout(), tack::layout::soa);
 }
 
+// Growth changes every component or none: a component that refuses (its memory is exported)
+// leaves the others as they were.
+TEST(Growth, SoaGrowthThatFailsChangesNoComponent) {
+  auto a = tack::zeros<tack::vec2f>({4}, {.layout = tack::layout::soa});
+  a.shrink();  // no spare capacity: growing must reallocate, which the export refuses
+  const auto exported = a.components()[1].export_memory();
+  EXPECT_THROW_MSG(a.push_back(tack::vec2f{1, 2}), tack::value_error, "push_back");
+  EXPECT_THROW_MSG(a.resize(9), tack::value_error, "resize");
+  EXPECT_EQ(a.size(), 4);
+  EXPECT_EQ(a.components()[0].size(), 4);
+  EXPECT_EQ(a.components()[1].size(), 4);
+  EXPECT_EQ(a.to_vector(), std::vector<tack::vec2f>(4, tack::vec2f{0, 0}));
+}
+
+// soa(z, z) would grow z twice.
+TEST(Growth, SoaOfOneArrayTwiceRefusesGrowth) {
+  auto z = tack::zeros<float>({2});
+  auto zz = tack::soa(z, z);
+  EXPECT_THROW_MSG(zz.push_back(tack::vec2f{1, 2}), tack::value_error, "push_back",
+                   "components 0 and 1 are the same array");
+  EXPECT_EQ(z.size(), 2);
+  EXPECT_EQ(zz.to_vector(), std::vector<tack::vec2f>(2, tack::vec2f{0, 0}));
+}
+
+// A component resized through its own handle leaves components of different lengths: every use of
+// the SoA array is then refused instead of reading past the shorter one.
+TEST(Growth, SoaWhoseComponentGrewAloneIsRefused) {
+  auto x = tack::zeros<float>({3});
+  auto y = tack::zeros<float>({3});
+  auto s = tack::soa(x, y);
+  x.push_back(7.0f);
+  EXPECT_THROW_MSG((void)s.size(), tack::value_error, "component 1", "resized through its own");
+  EXPECT_THROW_MSG((void)s.to_vector(), tack::value_error, "no longer have one shape");
+  EXPECT_THROW_MSG((void)s.soa_view(), tack::value_error, "no longer have one shape");
+  y.push_back(8.0f);  // the same length again
+  EXPECT_EQ(s.size(), 4);
+  EXPECT_EQ(s.to_vector().back(), (tack::vec2f{7, 8}));
+}
+
 TEST(Growth, VectorElements) {
   tack::array<tack::vec2d> pts;
   pts.emplace_back(1.0, 2.0);

@@ -187,8 +187,10 @@ struct minmax_value {
   S hi;
 };
 
-/// Combines two `minmax_value`s (associative; identity: the empty range +max/-max).
+/// Combines two `minmax_value`s (associative and commutative; identity: the empty range
+/// +max/-max).
 struct minmax_op {
+  static constexpr bool commutative = true;
   template <class T>
   TACK_INLINE static constexpr T identity() {
     using S = decltype(T{}.lo);

@@ -36,7 +36,24 @@ struct storage_policy<A>::soa {
   static constexpr const char* layout_note = ", soa";        // what describe() adds for the layout
   const auto& parts() const { return *a.soa_.parts; }
   bool valid() const noexcept { return static_cast<bool>(a.soa_.parts); }
-  shape_type shape() const { return a.row_view_ ? a.shape_ : stored(0).shape(); }
+  shape_type shape() const {
+    if (a.row_view_) return a.shape_;
+    const shape_type s0 = stored(0).shape();
+    for (int c = 1; c < N; ++c) {
+      if (stored(c).shape() != s0) refuse_ragged(c);
+    }
+    return s0;
+  }
+  // Components of different shapes: one was grown or shrunk through its own handle (`soa(x, y)`
+  // shares x and y). Reading would run past the shorter one, so every use is refused.
+  [[noreturn]] void refuse_ragged(int c) const {
+    throw value_error("tack::array: a structure-of-arrays array whose components no longer have "
+                      "one shape: component 0 is " +
+                      stored(0).describe() + ", component " + std::to_string(c) + " is " +
+                      stored(c).describe() +
+                      " (a component was resized through its own handle; resize the SoA array "
+                      "instead)");
+  }
   tack::device device() const { return stored(0).device(); }
   allocator_id allocator() const { return stored(0).allocator(); }
   bool host_accessible() const { return stored(0).host_accessible(); }
@@ -258,11 +275,28 @@ struct storage_policy<A>::soa {
   void require_growable(const char* op) const {
     if (is_view()) a.refuse_growth(op, "it is a view");
     for (auto& c : parts()) c.require_growable(op);
+    for (int c = 0; c < N; ++c) {
+      for (int d = c + 1; d < N; ++d) {
+        if (array_access::storage_of(stored(c)).get() == array_access::storage_of(stored(d)).get())
+          a.refuse_growth(op, "components " + std::to_string(c) + " and " + std::to_string(d) +
+                                  " are the same array, which would grow twice");
+      }
+    }
   }
   bool try_append(const V&, index_t = -1) const noexcept { return false; }
+  // Growth changes every component or none: room is made in all of them first (the steps that
+  // can fail: an exported component that would need a new block, out of memory), then each grows
+  // within its capacity, which cannot fail for scalars.
+  void make_room(index_t rows, const char* op) const {
+    for (int c = 0; c < N; ++c) {
+      if (stored(c).capacity() < rows) aos_storage<part>{stored(c)}.refuse_if_exported(op);
+    }
+    reserve(rows);
+  }
   void insert_rows(index_t pos, index_t count, const V* values, std::size_t nvalues,
                    const char* op) const {
     std::vector<S> part_values(nvalues);
+    make_room(stored(0).shape()[0] + count, op);
     for (int c = 0; c < N; ++c) {
       for (std::size_t k = 0; k < nvalues; ++k) part_values[k] = get_component<S>(values[k], c);
       stored(c).insert_rows(pos, count, part_values.data(), nvalues, op);
@@ -272,6 +306,7 @@ struct storage_policy<A>::soa {
     for (auto& c : parts()) c.erase_rows(first, last, op);
   }
   void resize_rows(index_t n, const V& value, const char* op) const {
+    if (n > stored(0).shape()[0]) make_room(n, op);
     for (int c = 0; c < N; ++c) stored(c).resize_rows(n, get_component<S>(value, c), op);
   }
   void reserve(index_t n) const {
