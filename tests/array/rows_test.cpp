@@ -106,6 +106,31 @@ TEST(Rows, WriteVersionIsSharedByTheRootAndAllViews) {
   EXPECT_GT(v2.version(), after);
 }
 
+// Pointers, iterators and kernel views of a writable handle may be written through, so taking one
+// moves the version (as a(i) does); the read-only handle's do not.
+TEST(Rows, WritablePointersAndViewsMoveTheVersion) {
+  auto a = tack::zeros<float>({6});
+  auto v = a.version();
+  (void)a.as_const().data();
+  (void)a.as_const().view();
+  for (const float& x : a.as_const()) (void)x;
+  EXPECT_EQ(a.version(), v);
+  (void)a.data();
+  EXPECT_GT(a.version(), v);
+  v = a.version();
+  for (float& x : a) x = 1.0f;
+  EXPECT_GT(a.version(), v);
+  v = a.version();
+  (void)a.rows(1, 3).view();
+  EXPECT_GT(a.version(), v);
+  auto s = tack::zeros<tack::vec3f>(4, {.layout = tack::layout::soa});
+  const auto sv = s.version();
+  (void)s.as_const().soa_view();
+  EXPECT_EQ(s.version(), sv);
+  (void)s.soa_view();
+  EXPECT_GT(s.version(), sv);
+}
+
 TEST(Rows, HostWritesReachTheParent) {
   auto a = tack::zeros<int>({4, 2});
   auto v = a.rows(1, 3);

@@ -294,6 +294,31 @@ TEST(dataset_interpolate, locator_rebuilds_only_when_points_are_written) {
   tack::fill(pts.rows(0, 1), tack::vec3f{-1, -1, -1});
   EXPECT_FALSE(std::isnan(f.interpolate(tack::vec3d{-0.2, -0.2, -0.2})));
   EXPECT_EQ(g.locator_builds(), 3);
+  // writes through begin() / data(): the whole mesh moves by +10 in x
+  for (auto& p : pts) p[0] += 10.0f;
+  EXPECT_TRUE(std::isnan(f.interpolate(tack::vec3d{0.1, 0.1, 0.1})));
+  EXPECT_FALSE(std::isnan(f.interpolate(tack::vec3d{10.1, 0.1, 0.1})));
+  EXPECT_EQ(g.locator_builds(), 4);
+  pts.data()[0][1] = -3.0f;
+  (void)f.interpolate(tack::vec3d{10.1, 0.1, 0.1});
+  EXPECT_EQ(g.locator_builds(), 5);
+}
+
+// Memory shared with other code can be written without moving the write version (here through
+// a pointer taken from a read-only handle and cast, as C code or NumPy would): a cell whose point
+// indices no longer fit is skipped, and interpolation reads nothing past the points.
+TEST(dataset_interpolate, cells_written_behind_the_version_are_never_read_past) {
+  auto pts = two_tet_points();
+  auto conn = tack::array_from<tack::index_t>({0, 1, 2, 3, 1, 2, 3, 4});
+  td::unstructured_grid g(pts, conn, tack::array_from<tack::index_t>({0, 4, 8}),
+                          tack::array_from<std::uint8_t>({10, 10}));
+  td::field f(td::H1(g), tack::array_from({0.0f, 1.0f, 2.0f, 3.0f, 6.0f}));
+  EXPECT_FALSE(std::isnan(f.interpolate(tack::vec3d{0.1, 0.1, 0.1})));
+  auto* shared = const_cast<tack::index_t*>(g.connectivity().data());
+  shared[1] = tack::index_t{1} << 40;  // the first tetrahedron now names a point that is not there
+  shared[5] = -7;
+  EXPECT_TRUE(std::isnan(f.interpolate(tack::vec3d{0.1, 0.1, 0.1})));
+  EXPECT_TRUE(std::isnan(f.interpolate(tack::vec3d{0.3, 0.3, 0.3})));
 }
 
 TEST(dataset_interpolate, soa_points_unstructured_and_many_points) {

@@ -218,9 +218,14 @@ public:
   array operator[](const slice& s) const { return slice_rows(s, "operator[]"); }
 
   /// The first element (AoS, host or device memory). `float* p = a.data();`
+  /// On a writable handle this counts as a write (the version moves, as for `a(i)`): the pointer
+  /// may be written through. Read through `a.as_const().data()` to leave the version alone.
   T* data() const {
     require_pointer("data");
-    if constexpr (!is_const) require_writable("data");
+    if constexpr (!is_const) {
+      require_writable("data");
+      bump_version();
+    }
     return pointer("data");
   }
 

@@ -100,7 +100,10 @@ index_t array<T, Rank, Space>::extent(int d) const {
 template <class T, int Rank, memory_space Space>
 inline typename array<T, Rank, Space>::aos_kernel_view array<T, Rank, Space>::view() const {
   require_pointer("view");
-  if constexpr (!is_const) require_writable("view");
+  if constexpr (!is_const) {
+    require_writable("view");
+    bump_version();  // a writable view may be written through
+  }
   return visit_storage([](const auto& s) { return s.aos_kernel_form(); });
 }
 
@@ -109,7 +112,10 @@ inline typename array<T, Rank, Space>::soa_kernel_view array<T, Rank, Space>::so
     requires(is_vec_v<std::remove_const_t<T>> || is_mat_v<std::remove_const_t<T>>) {
   require_valid("soa_view");
   visit_storage([](const auto& s) { s.require_components("soa_view"); });
-  if constexpr (!is_const) require_writable("soa_view");
+  if constexpr (!is_const) {
+    require_writable("soa_view");
+    bump_version();  // a writable view may be written through
+  }
   return visit_storage([](const auto& s) { return s.soa_kernel_form(); });
 }
 

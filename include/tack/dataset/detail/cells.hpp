@@ -730,14 +730,26 @@ private:
       const locator_entry& e = entries[k];
       if (!e.contains(q)) continue;
       const index_t c = e.cell;
+      // The cell arrays were validated when the locator was built, but memory shared with other
+      // code (a pointer, NumPy, DLPack) can be written without moving the write version: a cell
+      // that no longer fits is skipped, never read past. A few compares per candidate.
+      if (c < 0 || c >= types.size() || c + 1 >= offsets.size()) continue;
       const index_t first = offsets[c];
       const int type = static_cast<int>(types[c]);
-      const int np = cell_type_points(type);  // validated against the offsets
+      const int np = cell_type_points(type);
+      if (np <= 0 || first < 0 || offsets[c + 1] - first != np ||
+          offsets[c + 1] > connectivity.size())
+        continue;
       double x[8][3] = {};  // rows past np unused (zeroed: no maybe-uninitialized read)
-      for (int a = 0; a < np; ++a) {
-        const auto pt = points[connectivity[first + a]];
+      bool indices_fit = true;
+      for (int a = 0; a < np && indices_fit; ++a) {
+        const index_t id = connectivity[first + a];
+        indices_fit = id >= 0 && id < points.size();
+        if (!indices_fit) break;
+        const auto pt = points[id];
         for (int d = 0; d < 3; ++d) x[a][d] = static_cast<double>(pt[d]);
       }
+      if (!indices_fit) continue;
       double w[8];
       if (!(type == 10 ? tetra_weights(x, q, w) : cell_weights(type, np, x, q, w))) continue;
       stencil s;
