@@ -190,6 +190,9 @@ TEST(ShapeOverflow, FactoriesRefuseWithTheShape) {
   // trailing extents that overflow even with no rows
   EXPECT_THROW_MSG(tack::empty<float>({0, big, big}), tack::value_error,
                    "shape (0, 1099511627776, 1099511627776)", "too large");
+  // a zero trailing extent after huge ones: size() multiplies them all
+  EXPECT_THROW_MSG(tack::empty<float>({big, big, 0}), tack::value_error,
+                   "shape (1099511627776, 1099511627776, 0)", "too large");
   float x = 0;
   EXPECT_THROW_MSG(tack::from_ptr(&x, tack::shape{big, big}), tack::value_error, "tack::from_ptr",
                    "shape (1099511627776, 1099511627776)", "too large");

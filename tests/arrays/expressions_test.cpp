@@ -4,6 +4,8 @@
 // types combining as the elements do, laziness, refused shapes and devices, and which types get
 // the operators (not std::vector; a user's type only when it opts in).
 
+#include <tack/array/copyto.hpp>
+#include <tack/array/factories.hpp>
 #include <tack/arrays/constant.hpp>
 #include <tack/arrays/counting.hpp>
 #include <tack/arrays/expressions.hpp>
@@ -150,6 +152,21 @@ TEST(Expressions, DifferentSizesIsAValueErrorNamingBothSizes) {
       [] { (void)tack::minimum(ta::counting<int>(2), ta::counting<int>(3)); });
   EXPECT_NE(m.find("minimum"), std::string::npos) << m;
   EXPECT_NE(m.find("2 and 3"), std::string::npos) << m;
+}
+
+// Two multi-dimensional operands must have one shape, not only one size; a flat operand (another
+// expression's result, a counting array) matches any operand of its size.
+TEST(Expressions, DifferentShapesIsAValueErrorNamingBothShapes) {
+  const auto a = tack::ones<float>({2, 3});
+  const auto b = tack::ones<float>({3, 2});
+  EXPECT_THROW_MSG((void)(a + b), tack::value_error, "operator+", "(2, 3) and (3, 2)",
+                   "same shape");
+  EXPECT_THROW_MSG((void)tack::maximum(a, b), tack::value_error, "maximum", "(2, 3) and (3, 2)");
+  auto out = tack::zeros<float>({2, 3});
+  tack::copyto(out, (a + a) + a);  // the flat result of a + a with a (2, 3) array
+  EXPECT_EQ(out.to_vector(), std::vector<float>(6, 3.0f));
+  tack::copyto(out, a * ta::counting<float>(6));
+  EXPECT_EQ(out.to_vector()[5], 5.0f);
 }
 
 // The operators are found by argument-dependent lookup for tack's own types; a user's type in

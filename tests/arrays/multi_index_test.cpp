@@ -74,6 +74,19 @@ TEST(MultiIndex, FunctionOverAShape) {
   EXPECT_EQ(f[4], 10.0);
   EXPECT_THROW_MSG((void)ta::function({2, -1}, [](idx2) { return 0; }), tack::value_error,
                    "tack::arrays::function", "-1");
+  // extents whose element count does not fit an index
+  const index_t big = index_t{3} << 31;
+  EXPECT_THROW_MSG((void)ta::function({big, big}, [](idx2) { return 0; }), tack::value_error,
+                   "tack::arrays::function", "(6442450944, 6442450944)", "more elements");
+  EXPECT_THROW_MSG(
+      (void)ta::uniform_coordinates({index_t{1} << 22, index_t{1} << 22, index_t{1} << 21}),
+      tack::value_error, "tack::arrays::uniform_coordinates", "more elements");
+  EXPECT_THROW_MSG(
+      (void)ta::uniform_coordinates({index_t{1} << 40, index_t{1} << 40}, tack::vec2f{0, 0}),
+      tack::value_error, "tack::arrays::uniform_coordinates", "more elements");
+  const auto axis = ta::counting<float>(index_t{1} << 32);
+  EXPECT_THROW_MSG((void)ta::cartesian_product(axis, axis), tack::value_error,
+                   "tack::arrays::cartesian_product", "more elements");
 }
 
 TEST(MultiIndex, ReductionsReadEveryElement) {

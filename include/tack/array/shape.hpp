@@ -81,6 +81,12 @@ std::size_t checked_nbytes(const std::string& op, const std::array<index_t, N>& 
                       "array spans at most " +
                       std::to_string(max_array_bytes) + " bytes)");
   };
+  // The element count of the non-zero extents must fit an index as well: size() multiplies every
+  // extent, in order, so a zero extent after two huge ones would not stop the overflow.
+  index_t count = 1;
+  for (std::size_t d = 0; d < N; ++d) {
+    if (e[d] > 0 && __builtin_mul_overflow(count, e[d], &count)) return refuse();
+  }
   std::size_t row = element_bytes;
   for (std::size_t d = 1; d < N; ++d) {
     const auto x = static_cast<std::size_t>(e[d] < 0 ? 0 : e[d]);

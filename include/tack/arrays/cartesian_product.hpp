@@ -97,8 +97,9 @@ requires((sizeof...(A) == 2 || sizeof...(A) == 3) &&
   if constexpr (same) {
     detail::common_device("tack::arrays::cartesian_product", axes...);
     const index_t sizes[] = {static_cast<index_t>(axes.size())...};
-    index_t total = 1;
-    for (index_t s : sizes) total *= s;
+    const index_t total = detail::checked_element_count(
+        "tack::arrays::cartesian_product",
+        std::array<index_t, sizeof...(A)>{static_cast<index_t>(axes.size())...});
     const index_t ny = sizeof...(A) == 3 ? sizes[1] : 1;
     return implicit_array<cartesian_product_fn<A...>>(
         cartesian_product_fn<A...>{detail::make_pack(std::move(axes)...), sizes[0], ny,

@@ -41,6 +41,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace tack::arrays {
 
@@ -303,13 +304,39 @@ TACK_INLINE operand_t<T> make_operand(T&& x) {
   }
 }
 
-/// Builds `op(l, r)` as an implicit array after checking sizes and devices.
+/// The extents of an expression operand (`{size()}` for one without a shape), for messages and
+/// the shape check.
+template <class X>
+std::vector<index_t> operand_extents(const X& x) {
+  if constexpr (requires { x.shape(); }) {
+    const auto s = x.shape();
+    return std::vector<index_t>(s.begin(), s.end());
+  } else {
+    return {static_cast<index_t>(x.size())};
+  }
+}
+/// `(2, 3)`.
+inline std::string extents_string(const std::vector<index_t>& e) {
+  std::string out = "(";
+  for (std::size_t d = 0; d < e.size(); ++d) out += (d ? ", " : "") + std::to_string(e[d]);
+  return out + ")";
+}
+
+/// Builds `op(l, r)` as an implicit array after checking shapes, sizes and devices. Two
+/// multi-dimensional operands must have one shape; a rank-1 operand (a flat array, or another
+/// expression, whose result is flat) matches any operand of its size.
 template <class Op, class L, class R>
 auto make_binary(const char* name, L&& l, R&& r) {
   using OL = operand_t<L>;
   using OR = operand_t<R>;
   index_t n = 0;
   if constexpr (is_array_expression_operand_v<L> && is_array_expression_operand_v<R>) {
+    const auto el = operand_extents(l), er = operand_extents(r);
+    if (el.size() > 1 && er.size() > 1 && el != er) {
+      throw value_error(std::string(name) + ": the arrays have different shapes: " +
+                        extents_string(el) + " and " + extents_string(er) +
+                        " (element-wise operations need arrays of the same shape)");
+    }
     const index_t nl = static_cast<index_t>(l.size()), nr = static_cast<index_t>(r.size());
     if (nl != nr) {
       throw value_error(

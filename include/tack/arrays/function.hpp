@@ -70,12 +70,8 @@ template <class Fn, std::size_t N>
 requires(N >= 2 && N <= 3 && std::is_invocable_v<const Fn&, vec<index_t, int(N)>>) auto function(
     const index_t (&extents)[N], Fn f) {
   std::array<index_t, N> e{};
-  index_t total = 1;
-  for (std::size_t d = 0; d < N; ++d) {
-    detail::check_length("tack::arrays::function", extents[d]);
-    e[d] = extents[d];
-    total *= extents[d];
-  }
+  for (std::size_t d = 0; d < N; ++d) e[d] = extents[d];
+  const index_t total = detail::checked_element_count("tack::arrays::function", e);
   return implicit_array<function_nd_fn<Fn, int(N)>>(function_nd_fn<Fn, int(N)>{std::move(f), e},
                                                     total);
 }

@@ -392,6 +392,23 @@ inline void check_length(const char* operation, index_t n) {
   }
 }
 
+/// The number of elements of `extents` (each non-negative), or a `value_error` naming `operation`
+/// and the extents when it does not fit an index.
+template <std::size_t N>
+index_t checked_element_count(const char* operation, const std::array<index_t, N>& extents) {
+  index_t total = 1;
+  for (const index_t x : extents) {
+    check_length(operation, x);
+    if (__builtin_mul_overflow(total, x, &total)) {
+      std::string shape;
+      for (std::size_t d = 0; d < N; ++d) shape += (d ? ", " : "") + std::to_string(extents[d]);
+      throw value_error(std::string(operation) + ": the extents (" + shape +
+                        ") hold more elements than an index can count");
+    }
+  }
+  return total;
+}
+
 /// Calls `g(k...)` with the kernel forms of the operands in `t`, visiting one operand at a time.
 template <std::size_t I, class Tuple, class G, class... K>
 decltype(auto) visit_operands_from(const Tuple& t, G& g, const K&... done) {

@@ -116,7 +116,9 @@ requires(detail::point_dims_count<Dims>::value == 3 ||
         std::to_string(nx) + ", " + std::to_string(ny) + ", " + std::to_string(nz) + ")");
   }
   return implicit_array<uniform_coordinates_fn<T>>(
-      uniform_coordinates_fn<T>{nx, ny, origin, spacing, nz}, nx * ny * nz);
+      uniform_coordinates_fn<T>{nx, ny, origin, spacing, nz},
+      detail::checked_element_count("tack::arrays::uniform_coordinates",
+                                    std::array<index_t, 3>{nx, ny, nz}));
 }
 /// A braced list of three point dimensions: `uniform_coordinates({3, 2, 2}, origin, spacing)`.
 template <class T = float>
@@ -141,7 +143,9 @@ requires(detail::point_dims_count<Dims>::value ==
     detail::refuse_point_dims("(" + std::to_string(nx) + ", " + std::to_string(ny) + ")");
   }
   return implicit_array<uniform_coordinates_2d_fn<T>>(
-      uniform_coordinates_2d_fn<T>{nx, ny, origin, spacing}, nx * ny);
+      uniform_coordinates_2d_fn<T>{nx, ny, origin, spacing},
+      detail::checked_element_count("tack::arrays::uniform_coordinates",
+                                    std::array<index_t, 2>{nx, ny}));
 }
 /// A braced list of two point dimensions: `uniform_coordinates({3, 2}, origin, spacing)`.
 template <class T = float>

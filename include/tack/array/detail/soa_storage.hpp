@@ -47,12 +47,12 @@ struct storage_policy<A>::soa {
   // Components of different shapes: one was grown or shrunk through its own handle (`soa(x, y)`
   // shares x and y). Reading would run past the shorter one, so every use is refused.
   [[noreturn]] void refuse_ragged(int c) const {
-    throw value_error("tack::array: a structure-of-arrays array whose components no longer have "
-                      "one shape: component 0 is " +
-                      stored(0).describe() + ", component " + std::to_string(c) + " is " +
-                      stored(c).describe() +
-                      " (a component was resized through its own handle; resize the SoA array "
-                      "instead)");
+    throw value_error(
+        "tack::array: a structure-of-arrays array whose components no longer have "
+        "one shape: component 0 is " +
+        stored(0).describe() + ", component " + std::to_string(c) + " is " + stored(c).describe() +
+        " (a component was resized through its own handle; resize the SoA array "
+        "instead)");
   }
   tack::device device() const { return stored(0).device(); }
   allocator_id allocator() const { return stored(0).allocator(); }
