@@ -87,6 +87,27 @@ nb::object sum_of(nb::handle h) {
   });
 }
 
+/// NumPy's minimum and maximum of floats: a NaN anywhere makes the result NaN (`tack::min` and
+/// `tack::max` leave what a NaN does to the grouping, as `std::min` would).
+template <bool IsMin>
+struct nan_wins_extreme {
+  static constexpr bool commutative = true;
+  template <class T>
+  static T identity() {
+    return IsMin ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
+  }
+  template <class T>
+  T operator()(const T& a, const T& b) const {
+    if (a != a) return a;
+    if (b != b) return b;
+    if constexpr (IsMin) {
+      return b < a ? b : a;
+    } else {
+      return a < b ? b : a;
+    }
+  }
+};
+
 nb::object extreme(nb::handle h, bool is_min) {
   const char* op = is_min ? "tack.min" : "tack.max";
   if (is_lazy(h)) return reduce_lazy(h, is_min ? "min" : "max");
@@ -101,7 +122,15 @@ nb::object extreme(nb::handle h, bool is_min) {
     {
       gil_off g(a);
       a.for_each_part([&](const flat& f) {
-        const S v = is_min ? tack::min(part_as<S>(f)) : tack::max(part_as<S>(f));
+        S v;
+        if constexpr (std::is_floating_point_v<S>) {
+          v = is_min ? tack::reduce(part_as<S>(f), nan_wins_extreme<true>::identity<S>(),
+                                    nan_wins_extreme<true>{})
+                     : tack::reduce(part_as<S>(f), nan_wins_extreme<false>::identity<S>(),
+                                    nan_wins_extreme<false>{});
+        } else {
+          v = is_min ? tack::min(part_as<S>(f)) : tack::max(part_as<S>(f));
+        }
         if (!best)
           best = v;
         else if constexpr (std::is_floating_point_v<S>) {
@@ -192,6 +221,20 @@ void sort_by_key(const py_array& keys, const py_array& values) {
   }
   if (values.components() != 1 || values.ndim != 1) {
     throw nb::type_error("tack.algorithms.sort_by_key: values must be a 1-D scalar array");
+  }
+  // Refused before anything moves: the keys are sorted first, then the values follow them.
+  for (const py_array* x : {&keys, &values}) {
+    if (x->read_only()) {
+      raise(read_only_error_type, "tack.algorithms.sort_by_key: " + x->describe() +
+                                      " is read-only; copy it first (a.copy())");
+    }
+  }
+  if (shares_memory(keys, values)) {
+    throw nb::value_error(("tack.algorithms.sort_by_key: " + keys.describe() + " and " +
+                           values.describe() +
+                           " share memory; the values would be moved while the keys are read "
+                           "(pass a copy of one)")
+                              .c_str());
   }
   // Sort (key, position) pairs, then gather the values through the positions: 10 + 11
   // instantiations instead of one per (key, value) type pair.

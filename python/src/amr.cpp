@@ -5,6 +5,8 @@
 
 #include "common.hpp"
 
+#include <mutex>
+
 #include <tack/amr/all.hpp>
 
 #include <nanobind/stl/array.h>
@@ -23,8 +25,12 @@ using corner = std::array<index_t, 3>;
 using py_box = std::pair<corner, corner>;
 
 /// A hierarchy shared by the Python objects that refer to it.
+/// The Python hierarchy. Ghost filling and averaging release the GIL; `structure` keeps them and
+/// the calls that change the levels or fields (regrid, add_field) from running at once on one
+/// hierarchy from two threads.
 struct py_hierarchy {
   std::shared_ptr<amr::hierarchy> h;
+  std::shared_ptr<std::mutex> structure = std::make_shared<std::mutex>();
 };
 
 amr::box to_box(const py_box& b) { return amr::box{b.first, b.second}; }
@@ -110,6 +116,7 @@ void add_field(py_hierarchy& p, const std::string& name, nb::handle dtype, nb::h
   const tack::dtype e =
       dtype_from(dtype, tack::dtype(tack::scalar_kind::f64), "tack.amr.Hierarchy.add_field");
   const tack::layout lay = parse_layout(layout, "tack.amr.Hierarchy.add_field");
+  const std::lock_guard lock(*p.structure);
   if (!with_amr_element(e, [&]<class T>() { amr::add_field<T>(*p.h, name, lay); })) {
     throw nb::type_error(("tack.amr.Hierarchy.add_field: fields of " + std::string(e.name()) +
                           " are not bound; fields from Python take f32, f64 and vec3 of f32 or f64")
@@ -187,6 +194,9 @@ void bind_amr(nb::module_& m) {
           [](py_hierarchy& p, int l, const std::vector<py_box>& boxes) {
             std::vector<amr::box> bs;
             for (const auto& b : boxes) bs.push_back(to_box(b));
+            // With the GIL held, so that no Python call reads the levels meanwhile; the lock
+            // waits for a ghost fill or averaging of another thread, which never needs the GIL.
+            const std::lock_guard lock(*p.structure);
             p.h->regrid(l, std::move(bs));
           },
           "level"_a, "boxes"_a)
@@ -221,6 +231,7 @@ void bind_amr(nb::module_& m) {
       "fill_ghost_cells",
       [](const py_hierarchy& p, const std::string& name, std::optional<int> level) {
         nb::gil_scoped_release release;
+        const std::lock_guard lock(*p.structure);
         if (level) {
           amr::fill_ghost_cells(*p.h, *level, name);
         } else {
@@ -232,6 +243,7 @@ void bind_amr(nb::module_& m) {
       "average_down",
       [](const py_hierarchy& p, const std::string& name, std::optional<int> fine_level) {
         nb::gil_scoped_release release;
+        const std::lock_guard lock(*p.structure);
         if (fine_level) {
           amr::average_down(*p.h, *fine_level, name);
         } else {

@@ -49,8 +49,37 @@ std::string shape_string(const py_array& a) {
   return shape_string(std::vector<index_t>(a.shape.begin(), a.shape.begin() + a.ndim));
 }
 
+namespace {
+/// Calls `g(first, end)` with the byte range of each part of `x` (none for an empty part).
+void for_each_byte_range(const py_array& x,
+                         const std::function<void(std::uintptr_t, std::uintptr_t)>& g) {
+  x.for_each_part([&](const flat& f) {
+    std::visit(
+        [&](const auto& p) {
+          if (p.size() == 0) return;
+          const auto* b = reinterpret_cast<const unsigned char*>(p.as_const().data());
+          g(reinterpret_cast<std::uintptr_t>(b), reinterpret_cast<std::uintptr_t>(b) + p.nbytes());
+        },
+        f);
+  });
+}
+}  // namespace
+
+bool shares_memory(const py_array& a, const py_array& b) {
+  bool overlaps = false;
+  for_each_byte_range(a, [&](std::uintptr_t ab, std::uintptr_t ae) {
+    for_each_byte_range(b, [&](std::uintptr_t bb, std::uintptr_t be) {
+      overlaps = overlaps || (ab < be && bb < ae);
+    });
+  });
+  return overlaps;
+}
+
 bool py_array::read_only() const {
-  return std::visit([](const auto& f) { return f.read_only(); }, first_part());
+  // Any part: a SoA array of a writable and a read-only component cannot be written whole.
+  bool any = false;
+  for_each_part([&](const flat& f) { any = any || std::visit([](const auto& p) { return p.read_only(); }, f); });
+  return any;
 }
 
 tack::device py_array::device() const {
@@ -607,6 +636,7 @@ void bind_array(nb::module_& m) {
                            "A typed array on a device (see tack.empty, tack.zeros, tack.array). "
                            "`a[i:j]` is a row view over the same memory.");
   def_arithmetic(cls);
+  def_inplace_arithmetic(cls);
   cls.def_prop_ro("shape", &py_array::shape_tuple, "The shape, without component axes.")
       .def_prop_ro("size", &py_array::size, "The number of elements.")
       .def_prop_ro("ndim", [](const py_array& a) { return a.ndim; })

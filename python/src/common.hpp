@@ -188,6 +188,20 @@ void def_arithmetic(Class& cls) {
       .def("__abs__", [](nb::handle a) { return lazy_unary(a, 1); });
 }
 
+/// `a += x` (and `-=`, `*=`, `/=`, `**=`) on a stored `tack.Array`: `a op x` is written into `a`'s
+/// memory, which every handle of it sees, and the operator returns `a` itself (NumPy's in-place
+/// semantics; without these, Python would rebind `a` to a new implicit array). The result is
+/// converted to `a`'s dtype as `tack.copyto` converts.
+nb::object inplace_binary(nb::handle self, nb::handle other, int op);
+template <class Class>
+void def_inplace_arithmetic(Class& cls) {
+  cls.def("__iadd__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 0); })
+      .def("__isub__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 1); })
+      .def("__imul__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 2); })
+      .def("__itruediv__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 3); })
+      .def("__ipow__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 6); });
+}
+
 /// The interned Python object of a dtype (tack.f32, tack.vec3(tack.f32), ...).
 nb::object dtype_object(const tack::dtype& d);
 /// The dtype a Python argument names: a tack dtype object, or None for `fallback`.
@@ -224,6 +238,8 @@ struct exported {
 exported export_memory_of(const py_array& a);
 
 /// Python exception types of the package (created in module.cpp).
+/// Whether `a` and `b` share memory (any byte of any part).
+bool shares_memory(const py_array& a, const py_array& b);
 extern nb::object read_only_error_type;
 extern nb::object device_error_type;
 extern nb::object export_error_type;

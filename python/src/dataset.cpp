@@ -88,10 +88,16 @@ tack::array<T> typed(const py_array& a) {
     }
     return part_as<S>(a.data).reshape(tack::shape<2>{n, N}).template as_elements<T>();
   } else {
-    // A SoA matrix array is gathered into one interleaved copy (tack::soa takes vectors).
-    const py_array x = a.is_soa() ? copy_array(a, a.elem, tack::layout::aos, a.device()) : a;
+    // tack::soa takes vectors: a field over SoA matrices would hold a copy, and writes to the
+    // array would not reach it, so such values are refused.
+    if (a.is_soa()) {
+      throw nb::type_error(("tack.dataset.Field: " + a.describe() +
+                            " holds matrices structure-of-arrays, which a field cannot share; "
+                            "pass an interleaved copy (values.copy(layout=\"aos\"))")
+                               .c_str());
+    }
     constexpr int R = tack::component_rows_v<T>, C = tack::component_cols_v<T>;
-    return part_as<S>(x.data).reshape(tack::shape<3>{n, R, C}).template as_elements<T>();
+    return part_as<S>(a.data).reshape(tack::shape<3>{n, R, C}).template as_elements<T>();
   }
 }
 
@@ -697,8 +703,11 @@ void bind_dataset(nb::module_& m) {
          const std::string& header) {
         const td::vtk_options o = vtk_options_of(encoding, header);
         with_mesh(mesh, "write_vtk", [&](auto& g) {
+          // A copy of the mesh handle and its field map (handles), taken with the GIL: another
+          // thread may add or remove fields while this one writes.
+          const auto snapshot = *g.mesh;
           nb::gil_scoped_release release;
-          td::write_vtk(*g.mesh, path, o);
+          td::write_vtk(snapshot, path, o);
         });
       },
       "mesh"_a, "path"_a, "encoding"_a = "appended", "header"_a = "uint64",

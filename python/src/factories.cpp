@@ -299,6 +299,13 @@ void copyto_any(const py_array& dst, nb::handle src) {
   copy_values(dst, borrow_numpy(arr, elem, shape), op);
 }
 
+nb::object inplace_binary(nb::handle self, nb::handle other, int op) {
+  nb::object result = lazy_binary(self, other, op, false);
+  if (result.is(nb::handle(Py_NotImplemented))) return result;  // Python tries other.__radd__
+  copyto_any(nb::cast<const py_array&>(self), result);
+  return nb::borrow(self);
+}
+
 void bind_factories(nb::module_& m) {
   auto shape_doc =
       " `shape`: an int or a tuple of ints; `dtype`: a tack dtype (default tack.f32); "

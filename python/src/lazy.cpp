@@ -1028,6 +1028,13 @@ void bump(const node& dst) {
   });
 }
 
+/// Whether an array `src` reads shares memory with `dst`.
+bool reads_memory_of(const node& src, const py_array& dst) {
+  bool overlaps = false;
+  src.for_each_read([&](const py_array& r) { overlaps = overlaps || shares_memory(r, dst); });
+  return overlaps;
+}
+
 /// Evaluates `src` into `dst` (a stored array), block by block.
 void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   if (dst.read_only()) {
@@ -1049,27 +1056,7 @@ void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   }
   // A destination that shares memory with what the expression reads gets the values as if they
   // were read first (NumPy's rule): evaluate into a new array, then copy.
-  bool overlaps = false;
-  auto ranges_of = [](const py_array& x,
-                      const std::function<void(std::uintptr_t, std::uintptr_t)>& g) {
-    x.for_each_part([&](const flat& f) {
-      std::visit(
-          [&](const auto& p) {
-            if (p.size() == 0) return;
-            const auto* b = reinterpret_cast<const unsigned char*>(p.as_const().data());
-            g(reinterpret_cast<std::uintptr_t>(b),
-              reinterpret_cast<std::uintptr_t>(b) + p.nbytes());
-          },
-          f);
-    });
-  };
-  src->for_each_read([&](const py_array& r) {
-    ranges_of(r, [&](std::uintptr_t rb, std::uintptr_t re) {
-      ranges_of(dst, [&](std::uintptr_t db, std::uintptr_t de) {
-        overlaps = overlaps || (rb < de && db < re);
-      });
-    });
-  });
+  const bool overlaps = reads_memory_of(*src, dst);
   if (overlaps) {
     py_array tmp = make_root(src->elem, src->shape, tack::layout::aos, tack::cpu());
     evaluate_into(tmp, src, op);
@@ -1095,6 +1082,8 @@ void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   bump(target);
 }
 
+py_array materialize(const node_ptr& n);
+
 /// Stores `src` into the writable implicit array `dst`.
 void store_into(const node_ptr& dst, node_ptr src, const char* op) {
   if (!dst->writable()) dst->refuse_store();
@@ -1104,6 +1093,11 @@ void store_into(const node_ptr& dst, node_ptr src, const char* op) {
                            " differ in their components")
                               .c_str());
   }
+  // Block by block, a store would overwrite what later blocks of `src` still read: when the
+  // memory is shared, `src` is evaluated first (NumPy's rule, as for stored destinations).
+  bool overlaps = false;
+  dst->for_each_written([&](const py_array& w) { overlaps = overlaps || reads_memory_of(*src, w); });
+  if (overlaps) src = std::make_shared<leaf>(materialize(src));
   src = cast_to(src, dst->kind());
   const index_t block = block_elements(dst->components());
   {

@@ -10,11 +10,16 @@
 #include <nanobind/stl/unique_ptr.h>
 
 #include <cstdio>
+#include <thread>
+#include <unordered_map>
 
 namespace tackpy {
 namespace {
 
-/// The Python stream: the C++ handle and the scopes its `with` blocks opened (innermost last).
+/// The Python stream: the C++ handle and the scopes its `with` blocks opened, per thread
+/// (innermost last): a scope sets the current stream of the thread that opened it, so a thread's
+/// `__exit__` closes that thread's scope, even while another thread is inside `with s:` too. The
+/// map is only touched with the GIL held.
 struct py_stream {
   explicit py_stream(tack::stream s) : stream(std::move(s)) {}
   py_stream(const py_stream&) = delete;
@@ -23,7 +28,7 @@ struct py_stream {
   py_stream& operator=(py_stream&&) = default;
 
   tack::stream stream;
-  std::vector<std::unique_ptr<tack::stream_scope>> scopes;
+  std::unordered_map<std::thread::id, std::vector<std::unique_ptr<tack::stream_scope>>> scopes;
 };
 
 std::string repr(const tack::stream& s) { return "tack.Stream(" + s.str() + ")"; }
@@ -78,14 +83,19 @@ void bind_stream(nb::module_& m) {
       .def(
           "__enter__",
           [](py_stream& s) -> py_stream& {
-            s.scopes.push_back(std::make_unique<tack::stream_scope>(s.stream));
+            s.scopes[std::this_thread::get_id()].push_back(
+                std::make_unique<tack::stream_scope>(s.stream));
             return s;
           },
           nb::rv_policy::reference)
       .def(
           "__exit__",
           [](py_stream& s, nb::handle, nb::handle, nb::handle) {
-            if (!s.scopes.empty()) s.scopes.pop_back();
+            const auto mine = s.scopes.find(std::this_thread::get_id());
+            if (mine != s.scopes.end()) {
+              mine->second.pop_back();
+              if (mine->second.empty()) s.scopes.erase(mine);
+            }
             return false;
           },
           nb::arg("exc_type").none(), nb::arg("exc").none(), nb::arg("traceback").none())

@@ -60,3 +60,27 @@ def test_algorithms_on_views_and_numpy_inputs():
     a = tack.array(np.arange(10.0))
     assert alg.sum(a[5:]) == 35
     assert tack.sum(np.arange(4.0)) == 6
+
+
+def test_min_and_max_propagate_nan_as_numpy_does():
+    for x in ([np.nan, 1.0, 0.0], [1.0, np.nan, 0.0], [np.nan], [0.0, 1.0, np.nan]):
+        a = tack.array(np.array(x))
+        assert np.isnan(tack.min(a)) and np.isnan(tack.max(a)), x
+        assert np.isnan(tack.min(a + 0)) and np.isnan(tack.max(a + 0)), x  # the lazy path agrees
+    big = np.random.default_rng(1).standard_normal(100_003).astype(np.float32)
+    assert tack.min(tack.array(big)) == big.min() and tack.max(tack.array(big)) == big.max()
+    big[77_777] = np.nan
+    assert np.isnan(tack.max(tack.array(big)))
+    assert tack.max(tack.array(np.array([-np.inf, -np.inf]))) == -np.inf
+
+
+def test_sort_by_key_refuses_before_moving_anything():
+    k = tack.array(np.array([3, 1, 2], np.int64))
+    with pytest.raises(ValueError, match="share memory"):
+        alg.sort_by_key(k, k)
+    np.testing.assert_array_equal(k.numpy(), [3, 1, 2])
+    src = np.array([10.0, 20.0, 30.0])
+    src.flags.writeable = False
+    with pytest.raises(tack.ReadOnlyError, match="sort_by_key"):
+        alg.sort_by_key(k, tack.from_dlpack(src))
+    np.testing.assert_array_equal(k.numpy(), [3, 1, 2])  # the keys did not move either

@@ -4,6 +4,7 @@ refusals) and the .vthb files read back with every value by VTK's vtkXMLUniformG
 `vtk` wheel; those tests skip with the reason when it is missing). VTK readers do not raise on bad
 files: every read checks GetErrorCode() and the shapes explicitly."""
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -176,3 +177,32 @@ def test_vthb_read_back_by_vtk(tmp_path, layout):
             np.testing.assert_array_equal(u.reshape(n[2], n[1], n[0], 3), want_u)
             checked += 1
     assert checked == h.n_boxes
+
+
+def test_regrid_while_another_thread_fills_ghost_cells():
+    # Ghost filling releases the GIL; a regrid of the same hierarchy waits for it instead of
+    # replacing the levels under it (which corrupted the heap).
+    h = ta.synthetic_hierarchy(scale=0.02, box_size=8, levels=3)
+    h.add_field("rho", tack.f64)
+    last = h.n_levels - 1
+    boxes = h.boxes(last)
+    stop = threading.Event()
+    errors = []
+
+    def filler():
+        try:
+            while not stop.is_set():
+                ta.fill_ghost_cells(h, "rho")
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=filler)
+    t.start()
+    try:
+        for k in range(40):
+            h.regrid(last, boxes[: max(1, len(boxes) // 2)] if k % 2 else boxes)
+    finally:
+        stop.set()
+        t.join()
+    assert not errors
+    assert len(h.boxes(last)) == len(boxes)

@@ -213,3 +213,28 @@ def test_gil_released_during_large_copies():
         t.join()
     assert during > 0
     assert tack.sum(a) == float(1 << 24)
+
+
+def test_in_place_operators_write_the_memory_as_numpy_does():
+    a = tack.zeros(3)
+    b = a  # another name for the same array
+    a += 1
+    assert a is b and isinstance(a, tack.Array)
+    np.testing.assert_array_equal(b.numpy(), [1, 1, 1])
+    row = a[1:3]
+    row *= 4  # through a row view: the root sees it
+    np.testing.assert_array_equal(a.numpy(), [1, 4, 4])
+    a -= tack.full(3, 0.5)
+    a /= 2
+    a **= 2
+    np.testing.assert_allclose(a.numpy(), [0.0625, 3.0625, 3.0625])
+    i = tack.array(np.arange(4, dtype=np.int32))
+    i[1:4] += i[0:3]  # overlapping: values as read before the write, as NumPy gives
+    n = np.arange(4, dtype=np.int32)
+    n[1:4] += n[0:3]
+    np.testing.assert_array_equal(i.numpy(), n)
+    frozen = np.zeros(3)
+    frozen.flags.writeable = False
+    r = tack.from_dlpack(frozen)
+    with pytest.raises(tack.ReadOnlyError):
+        r += 1

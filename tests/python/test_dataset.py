@@ -5,6 +5,7 @@ element type, interpolation, zero-copy arrays, refusals, and the files it writes
 
 import gc
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -398,3 +399,52 @@ def test_file_refusals(tmp_path):
     (tmp_path / "poly.vtp").write_bytes(b"<VTKFile type='PolyData'></VTKFile>")
     with pytest.raises(ValueError, match="PolyData"):
         td.read_vtk(str(tmp_path / "poly.vtp"))
+
+
+def test_cells_written_through_numpy_are_never_read_past():
+    # NumPy writes do not move the write version, so they are not validated; interpolation skips
+    # a cell whose point indices no longer fit instead of reading past the points.
+    pts = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], float)
+    conn = np.array([0, 1, 2, 3])
+    g = td.unstructured_grid(pts, conn, np.array([0, 4]), np.array([10], np.uint8))
+    f = td.Field(td.H1(g), tack.array([0.0, 1.0, 2.0, 3.0]))
+    assert f.interpolate([0.1, 0.1, 0.1]) == pytest.approx(0.6)
+    np.from_dlpack(g.connectivity)[1] = 10**12
+    assert np.isnan(f.interpolate([0.1, 0.1, 0.1]))
+
+
+def test_write_vtk_while_another_thread_changes_the_fields(tmp_path):
+    # write_vtk releases the GIL: it writes a snapshot of the field map taken before.
+    g = td.uniform_grid((24, 24, 24))
+    sp = td.H1(g)
+    for i in range(3):
+        g.fields[f"f{i}"] = td.Field(sp, tack.zeros(sp.size))
+    stop = threading.Event()
+    errors = []
+
+    def writer():
+        try:
+            while not stop.is_set():
+                td.write_vtk(g, str(tmp_path / "race.vti"), "binary")
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    t = threading.Thread(target=writer)
+    t.start()
+    try:
+        for k in range(300):
+            g.fields[f"x{k % 3}"] = td.Field(sp, tack.zeros(sp.size))
+            del g.fields[f"x{k % 3}"]
+    finally:
+        stop.set()
+        t.join()
+    assert not errors
+
+
+def test_a_field_refuses_soa_matrix_values_it_could_not_share():
+    g = td.uniform_grid((2, 2, 2))
+    v = tack.zeros((8,), tack.mat3(tack.f64), layout="soa")
+    with pytest.raises(TypeError, match="structure-of-arrays.*layout=\"aos\""):
+        td.Field(td.H1(g), v)
+    f = td.Field(td.H1(g), v.copy(layout="aos"))
+    assert f.values.layout == "aos"

@@ -135,3 +135,19 @@ def test_python_callables_need_compiled_kernels():
         ta.Function(10, lambda i: i)
     with pytest.raises(NotImplementedError, match="compiled from Python"):
         ta.Transform(ta.CountingArray(3), lambda v: v)
+
+
+def test_stores_through_implicit_arrays_read_overlapping_memory_first():
+    # Stored block by block, a shifted copy would read values already overwritten: as NumPy's
+    # a[1:] = a[:-1], the values are those before the store.
+    n = 10_000
+    a = tack.array(np.arange(n, dtype=np.int64))
+    tack.copyto(ta.View(a, 1, n - 1), a[0 : n - 1])
+    ref = np.arange(n)
+    ref[1:] = ref[:-1].copy()
+    np.testing.assert_array_equal(a.numpy(), ref)
+    b = tack.array(np.arange(n, dtype=np.int64))
+    tack.copyto(ta.View(b, 0, n - 1), b[1:n] * 2)  # the other direction
+    ref = np.arange(n)
+    ref[:-1] = ref[1:] * 2
+    np.testing.assert_array_equal(b.numpy(), ref)

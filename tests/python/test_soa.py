@@ -54,3 +54,16 @@ def test_soa_of_matrices():
     assert len(m.components) == 4
     m.fill([[1, 2], [3, 4]])
     np.testing.assert_array_equal(m.numpy()[2], [[1, 2], [3, 4]])
+
+
+def test_soa_with_a_read_only_component_is_read_only_and_writes_nothing():
+    src = np.array([10.0, 20.0, 30.0])
+    src.flags.writeable = False
+    w = tack.zeros(3, tack.f64)
+    s = tack.soa(w, tack.from_dlpack(src))
+    assert s.read_only
+    with pytest.raises(tack.ReadOnlyError):
+        s.fill([7, 8])
+    with pytest.raises(tack.ReadOnlyError):
+        tack.copyto(s, np.ones((3, 2)))
+    np.testing.assert_array_equal(w.numpy(), [0, 0, 0])  # no component was written

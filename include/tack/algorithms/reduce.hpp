@@ -365,8 +365,9 @@ TACK_IMPL_KERNEL_ABI_END
 
 TACK_IMPL_KERNEL_ABI_BEGIN
 
-/// `op(init, x_0, ..., x_{m-1})` over the `m` scalar components of `a`, regrouped freely (`op`
-/// must be associative; see exec/ops.hpp). The result has the type of `init`, as `std::reduce`.
+/// `op(init, x_0, ..., x_{m-1})` over the `m` scalar components of `a`, regrouped (`op` must be
+/// associative; operands stay in order unless it is commutative: see exec/ops.hpp). The result has
+/// the type of `init`, as `std::reduce`.
 /// `double p = tack::reduce(a, 1.0, tack::ops::multiplies{});`
 template <detail::algorithm_array A, class T, class Op>
 T reduce(const A& a, T init, Op op) {
