@@ -29,6 +29,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -384,6 +385,36 @@ TEST_F(sort_test, comparator_sort_of_floats_with_user_comparators) {
     EXPECT_EQ(bits(a.to_vector()), bits(stable_sorted(v, by_magnitude))) << threads;
     tack::sort(a, std::greater<float>{});
     EXPECT_EQ(a.to_vector(), stable_sorted(v, std::greater<float>{})) << threads;
+  }
+}
+
+// A comparator that throws part-way leaves the array as it was: no element lost or duplicated,
+// whatever the layout and element type (a noexcept comparator sorts in place).
+TEST_F(sort_test, a_comparator_that_throws_leaves_the_array_as_it_was) {
+  struct stop {};
+  for (int threads : {1, 2}) {
+    tack::set_num_threads(threads);
+    for (long limit : {10L, 200L, 600L, 5000L}) {
+      std::atomic<long> calls{0};  // the comparator runs on every sorting thread
+      const auto throwing_less = [&](int x, int y) {
+        if (++calls == limit) throw stop{};
+        return x < y;
+      };
+      const auto v = random_ints(2000, 5, 100'000);
+      auto a = tack::array_from<std::int32_t>(v);
+      EXPECT_THROW(tack::sort(a, throwing_less), stop) << limit;
+      EXPECT_EQ(a.to_vector(), v) << "limit " << limit << ", " << threads << " threads";
+    }
+    std::vector<std::string> words = {"pear", "fig", "apple", "kiwi", "plum", "date", "lime"};
+    auto s = tack::array_from<std::string>(words);
+    std::atomic<long> calls{0};
+    EXPECT_THROW(tack::sort(s,
+                            [&](const std::string& x, const std::string& y) {
+                              if (++calls == 5) throw stop{};
+                              return x < y;
+                            }),
+                 stop);
+    EXPECT_EQ(s.to_vector(), words);
   }
 }
 

@@ -314,13 +314,23 @@ void sort_by_key_on_host(const array<K, 1, SK>& keys, const array<V, 1, SV>& val
   reorder_on_host(keys, values, items);
 }
 
-/// `sort(a, comp)` on the host: AoS elements (objects included) sorted where they are; SoA
-/// elements gathered into one contiguous buffer, sorted there and scattered back.
+/// `sort(a, comp)` on the host: AoS elements (objects included) sorted where they are when the
+/// comparator cannot throw (`noexcept`); otherwise, and for SoA elements, gathered into one
+/// buffer, sorted there and moved back, so that a comparator that throws leaves the array as it
+/// was (sorting in place would lose the elements `std::stable_sort` holds in its own buffer).
 template <class T, memory_space S, class Comp>
 void stable_sort_on_host(const array<T, 1, S>& a, const Comp& comp) {
   const index_t n = a.size();
   if (a.layout() == layout::aos) {
-    parallel_sort<true>(a.data(), n, comp);
+    T* p = a.data();
+    if constexpr (std::is_nothrow_invocable_v<const Comp&, const T&, const T&>) {
+      parallel_sort<true>(p, n, comp);
+    } else {
+      const sort_buffer<T> elements(n);
+      host_for(n, [&](index_t i) { elements[i] = p[i]; });
+      parallel_sort<true>(elements.get(), n, comp);
+      host_for(n, [&](index_t i) { p[i] = std::move(elements[i]); });
+    }
   } else if constexpr (array<T, 1, S>::can_be_soa) {
     const auto sv = a.soa_view();
     const sort_buffer<T> elements(n);
