@@ -65,6 +65,13 @@ void for_each_byte_range(const py_array& x,
 }
 }  // namespace
 
+/// The address of the first element of `a`'s first part (null when it is empty).
+static const void* first_byte(const py_array& a) {
+  return std::visit(
+      [](const auto& p) -> const void* { return p.size() ? p.as_const().data() : nullptr; },
+      a.first_part());
+}
+
 bool shares_memory(const py_array& a, const py_array& b) {
   bool overlaps = false;
   for_each_byte_range(a, [&](std::uintptr_t ab, std::uintptr_t ae) {
@@ -78,7 +85,9 @@ bool shares_memory(const py_array& a, const py_array& b) {
 bool py_array::read_only() const {
   // Any part: a SoA array of a writable and a read-only component cannot be written whole.
   bool any = false;
-  for_each_part([&](const flat& f) { any = any || std::visit([](const auto& p) { return p.read_only(); }, f); });
+  for_each_part([&](const flat& f) {
+    any = any || std::visit([](const auto& p) { return p.read_only(); }, f);
+  });
   return any;
 }
 
@@ -697,7 +706,17 @@ void bind_array(nb::module_& m) {
           },
           nb::arg("key"))
       .def("__setitem__",
-           [](const py_array&, nb::handle, nb::handle) {
+           [](const py_array& a, nb::handle key, nb::handle value) {
+             // `a[i:j] += x` is `v = a[i:j]; v += x; a[i:j] = v`: the in-place operator already
+             // wrote a's memory, so storing that very row view back is allowed (and does nothing).
+             if (PySlice_Check(key.ptr()) && nb::isinstance<py_array>(value)) {
+               const py_array& v = nb::cast<const py_array&>(value);
+               const py_array rows = array_getitem_slice(a, key);
+               if (v.elem == rows.elem && v.shape == rows.shape && v.ndim == rows.ndim &&
+                   v.size() > 0 && shares_memory(v, rows) && first_byte(v) == first_byte(rows)) {
+                 return;
+               }
+             }
              throw nb::type_error(
                  "tack.Array: tack has no slice assignment (a[i:j] = x); use "
                  "tack.copyto(a[i:j], x) or a[i:j].fill(v)");

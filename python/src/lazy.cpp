@@ -1096,7 +1096,8 @@ void store_into(const node_ptr& dst, node_ptr src, const char* op) {
   // Block by block, a store would overwrite what later blocks of `src` still read: when the
   // memory is shared, `src` is evaluated first (NumPy's rule, as for stored destinations).
   bool overlaps = false;
-  dst->for_each_written([&](const py_array& w) { overlaps = overlaps || reads_memory_of(*src, w); });
+  dst->for_each_written(
+      [&](const py_array& w) { overlaps = overlaps || reads_memory_of(*src, w); });
   if (overlaps) src = std::make_shared<leaf>(materialize(src));
   src = cast_to(src, dst->kind());
   const index_t block = block_elements(dst->components());
