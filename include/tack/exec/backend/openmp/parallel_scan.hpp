@@ -5,9 +5,9 @@
 /// Pass 1 reduces each block (pairwise, as `parallel_reduce` does, operands in index order unless
 /// the op commutes); the block prefixes are then combined in block order on the calling thread;
 /// pass 2 scans each block in index order from its prefix and calls `store`; the total is where
-/// the last block's scan ends. The result depends on `n` only, not on the number of threads. With one
-/// thread the scan is the serial backend's single pass (floating-point results may then differ in
-/// the last bits from a run on several threads: the groupings differ).
+/// the last block's scan ends. The result depends on `n` only, not on the number of threads. With
+/// one thread the scan is the serial backend's single pass (floating-point results may then differ
+/// in the last bits from a run on several threads: the groupings differ).
 
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
