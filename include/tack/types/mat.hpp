@@ -32,24 +32,25 @@ namespace detail {
                 "tack::mat<T, R, " #E ">: expected " #E " values per row, got " #G \
                 "; write one braced row per matrix row, e.g. tack::mat2f{{a, b}, {c, d}}");
 #define TACK_IMPL_MAT_COUNTS(M, E) M(E, 1) M(E, 2) M(E, 3) M(E, 4) M(E, 5) M(E, 6) M(E, 7) M(E, 8)
+// A sequence of macro calls, which clang-format cannot lay out stably:
+// clang-format off
 template <int Expected, int Got>
 TACK_INLINE constexpr void mat_row_count() {
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 1)
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 2) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 3)
-      TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 4) static_assert(
-          Got <= 8,
-          "tack::mat<T, R, C>: wrong number of rows in braces; give exactly R "
-          "braced rows, e.g. tack::mat2f{{a, b}, {c, d}}");
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 1) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 2)
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 3) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_ROWS, 4)
+  static_assert(Got <= 8,
+                "tack::mat<T, R, C>: wrong number of rows in braces; give exactly R "
+                "braced rows, e.g. tack::mat2f{{a, b}, {c, d}}");
 }
 template <int Expected, int Got>
 TACK_INLINE constexpr void mat_col_count() {
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 1)
-  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 2) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 3)
-      TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 4) static_assert(
-          Got <= 8,
-          "tack::mat<T, R, C>: wrong number of values in a row; give exactly C "
-          "values per row, e.g. tack::mat2f{{a, b}, {c, d}}");
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 1) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 2)
+  TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 3) TACK_IMPL_MAT_COUNTS(TACK_IMPL_MAT_COLS, 4)
+  static_assert(Got <= 8,
+                "tack::mat<T, R, C>: wrong number of values in a row; give exactly C "
+                "values per row, e.g. tack::mat2f{{a, b}, {c, d}}");
 }
+// clang-format on
 #undef TACK_IMPL_MAT_COUNTS
 #undef TACK_IMPL_MAT_COLS
 #undef TACK_IMPL_MAT_ROWS

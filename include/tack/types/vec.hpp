@@ -116,26 +116,27 @@ TACK_INLINE constexpr bool check_same_vec() {
                 "tack::vec<T, " #E ">: expected " #E " values, got " #G   \
                 "; give one value per component, or use tack::vec<T, " #E \
                 ">::filled(x) to broadcast one value");
-#define TACK_IMPL_VEC_COUNTS(E)                                                                    \
-  TACK_IMPL_VEC_COUNT(E, 1)                                                                        \
-  TACK_IMPL_VEC_COUNT(E, 2) TACK_IMPL_VEC_COUNT(E, 3) TACK_IMPL_VEC_COUNT(E, 4)                    \
-      TACK_IMPL_VEC_COUNT(E, 5) TACK_IMPL_VEC_COUNT(E, 6) TACK_IMPL_VEC_COUNT(E, 7)                \
-          TACK_IMPL_VEC_COUNT(E, 8) TACK_IMPL_VEC_COUNT(E, 9) TACK_IMPL_VEC_COUNT(E, 10)           \
-              TACK_IMPL_VEC_COUNT(E, 11) TACK_IMPL_VEC_COUNT(E, 12) TACK_IMPL_VEC_COUNT(E, 13)     \
-                  TACK_IMPL_VEC_COUNT(E, 14) TACK_IMPL_VEC_COUNT(E, 15) TACK_IMPL_VEC_COUNT(E, 16) \
-                      TACK_IMPL_VEC_COUNT(E, 17)
+// A sequence of macro calls, which clang-format cannot lay out stably:
+// clang-format off
+#define TACK_IMPL_VEC_COUNTS(E)                                                                \
+  TACK_IMPL_VEC_COUNT(E, 1) TACK_IMPL_VEC_COUNT(E, 2) TACK_IMPL_VEC_COUNT(E, 3)                \
+  TACK_IMPL_VEC_COUNT(E, 4) TACK_IMPL_VEC_COUNT(E, 5) TACK_IMPL_VEC_COUNT(E, 6)                \
+  TACK_IMPL_VEC_COUNT(E, 7) TACK_IMPL_VEC_COUNT(E, 8) TACK_IMPL_VEC_COUNT(E, 9)                \
+  TACK_IMPL_VEC_COUNT(E, 10) TACK_IMPL_VEC_COUNT(E, 11) TACK_IMPL_VEC_COUNT(E, 12)             \
+  TACK_IMPL_VEC_COUNT(E, 13) TACK_IMPL_VEC_COUNT(E, 14) TACK_IMPL_VEC_COUNT(E, 15)             \
+  TACK_IMPL_VEC_COUNT(E, 16) TACK_IMPL_VEC_COUNT(E, 17)
 template <int Expected, int Got>
 TACK_INLINE constexpr void vec_value_count() {
-  TACK_IMPL_VEC_COUNTS(1)
-  TACK_IMPL_VEC_COUNTS(2) TACK_IMPL_VEC_COUNTS(3) TACK_IMPL_VEC_COUNTS(4) TACK_IMPL_VEC_COUNTS(
-      5) TACK_IMPL_VEC_COUNTS(6) TACK_IMPL_VEC_COUNTS(7) TACK_IMPL_VEC_COUNTS(8)
-      TACK_IMPL_VEC_COUNTS(9) TACK_IMPL_VEC_COUNTS(10) TACK_IMPL_VEC_COUNTS(
-          11) TACK_IMPL_VEC_COUNTS(12) TACK_IMPL_VEC_COUNTS(13) TACK_IMPL_VEC_COUNTS(14)
-          TACK_IMPL_VEC_COUNTS(15) TACK_IMPL_VEC_COUNTS(16) static_assert(
-              Expected <= 16 && Got <= 17,
-              "tack::vec<T, N>: wrong number of values in braces; give exactly N values (one per "
-              "component), or use tack::vec<T, N>::filled(x) to broadcast one value");
+  TACK_IMPL_VEC_COUNTS(1) TACK_IMPL_VEC_COUNTS(2) TACK_IMPL_VEC_COUNTS(3) TACK_IMPL_VEC_COUNTS(4)
+  TACK_IMPL_VEC_COUNTS(5) TACK_IMPL_VEC_COUNTS(6) TACK_IMPL_VEC_COUNTS(7) TACK_IMPL_VEC_COUNTS(8)
+  TACK_IMPL_VEC_COUNTS(9) TACK_IMPL_VEC_COUNTS(10) TACK_IMPL_VEC_COUNTS(11)
+  TACK_IMPL_VEC_COUNTS(12) TACK_IMPL_VEC_COUNTS(13) TACK_IMPL_VEC_COUNTS(14)
+  TACK_IMPL_VEC_COUNTS(15) TACK_IMPL_VEC_COUNTS(16)
+  static_assert(Expected <= 16 && Got <= 17,
+                "tack::vec<T, N>: wrong number of values in braces; give exactly N values (one per "
+                "component), or use tack::vec<T, N>::filled(x) to broadcast one value");
 }
+// clang-format on
 #undef TACK_IMPL_VEC_COUNTS
 #undef TACK_IMPL_VEC_COUNT
 
