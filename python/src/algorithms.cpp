@@ -87,24 +87,16 @@ nb::object sum_of(nb::handle h) {
   });
 }
 
-/// NumPy's minimum and maximum of floats: a NaN anywhere makes the result NaN (`tack::min` and
-/// `tack::max` leave what a NaN does to the grouping, as `std::min` would).
+/// NumPy's minimum and maximum of floats as reduction ops: the NaN-propagating element functors
+/// of `tack::minimum` / `tack::maximum`, declared commutative, with +-infinity as identity
+/// (`tack::min` and `tack::max` leave what a NaN does to the grouping, as `std::min` would).
 template <bool IsMin>
-struct nan_wins_extreme {
+struct nan_wins_extreme : std::conditional_t<IsMin, tack::arrays::detail::minimum_scalar,
+                                             tack::arrays::detail::maximum_scalar> {
   static constexpr bool commutative = true;
   template <class T>
   static T identity() {
     return IsMin ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
-  }
-  template <class T>
-  T operator()(const T& a, const T& b) const {
-    if (a != a) return a;
-    if (b != b) return b;
-    if constexpr (IsMin) {
-      return b < a ? b : a;
-    } else {
-      return a < b ? b : a;
-    }
   }
 };
 
