@@ -16,6 +16,8 @@ void raise(nb::handle type, const std::string& message) {
   throw nb::python_error();
 }
 
+void bind_kernels(nb::module_& m);  // kernels.cpp: launches of kernels compiled from Python
+
 }  // namespace tackpy
 
 NB_MODULE(_core, m) {
@@ -73,4 +75,5 @@ NB_MODULE(_core, m) {
   bind_dataset(m);
   bind_amr(m);
   bind_stream(m);
+  bind_kernels(m);
 }

@@ -133,24 +133,54 @@ def _numpy_async(self):
 Array.numpy_async = _numpy_async
 
 
-def device_class(cls=None, **_):
-    """Kernels compiled from Python are not part of this build."""
-    raise NotImplementedError(
-        "tack.device_class: device classes need kernels compiled from Python, which this build "
-        "of tack does not have yet; the library's implicit arrays are in tack.arrays"
-    )
-
-
-def func(f=None, **_):
-    """Kernels compiled from Python are not part of this build."""
-    raise NotImplementedError(
-        "tack.func: device functions need kernels compiled from Python, which this build of "
-        "tack does not have yet"
-    )
-
-
 from . import algorithms, arrays  # noqa: E402  (they import names defined above)
 from .arrays import abs, cos, exp, log, maximum, minimum, sin, sqrt  # noqa: E402
+from . import kernels  # noqa: E402
+from .arrays import KernelArray as _KernelArray  # noqa: E402
+
+
+def _host_values(a):
+    """A stored array of `a`'s values when `a` is computed by a @tack.func, else `a` itself."""
+    return a.materialize() if isinstance(a, _KernelArray) else a
+
+
+def copyto(dst, src):
+    """Copies ``src``'s values into ``dst`` (same shape; converting as ``astype``): arrays,
+    implicit arrays (one fused pass), NumPy values, and arrays computed by ``@tack.func``."""
+    if isinstance(src, _KernelArray):
+        if dst.shape != src.shape:
+            raise ValueError(f"tack.copyto: the destination has shape {dst.shape} and the source "
+                             f"{src!r} has shape {src.shape}")
+        launch(src.size, _arrays._copy_kernel(), dst, src)
+        return
+    _core.copyto(dst, src)
+
+
+def sum(a, *args, **kwargs):  # noqa: A001  (NumPy's name)
+    """The sum of ``a``'s scalar components (see ``tack._core.sum``)."""
+    return _core.sum(_host_values(a), *args, **kwargs)
+
+
+def min(a, *args, **kwargs):  # noqa: A001
+    """The smallest scalar component of ``a`` (NaN propagates)."""
+    return _core.min(_host_values(a), *args, **kwargs)
+
+
+def max(a, *args, **kwargs):  # noqa: A001
+    """The largest scalar component of ``a`` (NaN propagates)."""
+    return _core.max(_host_values(a), *args, **kwargs)
+
+
+def mean(a, *args, **kwargs):
+    """The mean of ``a``'s scalar components."""
+    return _core.mean(_host_values(a), *args, **kwargs)
+
+
+from . import arrays as _arrays  # noqa: E402
+from .kernels.api import (  # noqa: E402
+    atomic_add, atomic_max, atomic_min, cross, device_class, dot, func, identity, kernel, launch,
+    length, normalize, set_debug,
+)
 
 __all__ = [
     "Array", "DType", "DeviceError", "ExportError", "ReadOnlyError", "Stream", "algorithms",
@@ -161,4 +191,6 @@ __all__ = [
     "min", "numpy_async", "ones", "ones_like", "set_default_device", "soa", "sum", "u16", "u32",
     "u64", "u8", "vec", "vec2", "vec3", "vec4", "zeros", "zeros_like",
     "abs", "sqrt", "exp", "log", "sin", "cos", "minimum", "maximum",
+    "kernel", "launch", "set_debug", "kernels", "atomic_add", "atomic_min", "atomic_max", "dot",
+    "cross", "length", "normalize", "identity",
 ]

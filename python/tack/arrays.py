@@ -10,6 +10,7 @@ arrays; ``Components`` is read-only, as seed 001 says)::
 """
 
 from . import _core
+from .kernels import ktypes as _K
 
 _impl = _core._arrays
 ImplicitArray = _impl.ImplicitArray
@@ -20,6 +21,10 @@ class CountingArray(ImplicitArray):
 
     def __init__(self, n, start=0, step=1, dtype=None):
         super().__init__(_impl.counting(n, start, step, dtype))
+        t = _scalar_elem(self)
+        self._tack_kernel_desc = ("counting", [("n", (int(n), _K.I64)),
+                                               ("start", (_num(start, t), t)),
+                                               ("step", (_num(step, t), t))], [], None)
 
 
 class ConstantArray(ImplicitArray):
@@ -27,6 +32,11 @@ class ConstantArray(ImplicitArray):
 
     def __init__(self, value, n, dtype=None):
         super().__init__(_impl.constant(value, n, dtype))
+        elem = _elem_of(self)
+        s = _K.scalar_of(elem)
+        comps = list(value) if isinstance(value, (list, tuple)) else [value]
+        self._tack_kernel_desc = ("constant", [("n", (int(n), _K.I64))] + [
+            (f"value[{k}]", (_num(v, s), s)) for k, v in enumerate(comps)], [], None)
 
 
 class CartesianProduct(ImplicitArray):
@@ -51,8 +61,18 @@ class UniformCoordinates(ImplicitArray):
 class Cast(ImplicitArray):
     """``a``'s values converted to ``dtype`` (a scalar dtype keeps the element dimensions)."""
 
+    def __new__(cls, a, dtype):
+        if _over_kernel_arrays(a):
+            from .kernels.lower import elem_of_dtype
+            d = elem_of_dtype(_core.dtype(dtype))
+            e = _elem_of(a)
+            elem = _K.with_scalar(e, d) if isinstance(d, _K.Scalar) else d
+            return KernelArray("cast", [], [a], None, elem, len(a), "Cast")
+        return super().__new__(cls)
+
     def __init__(self, a, dtype):
         super().__init__(_impl.cast(a, dtype))
+        self._tack_kernel_desc = ("cast", [], [a], None)
 
 
 class RandomUniform(ImplicitArray):
@@ -79,8 +99,15 @@ class RandomBits(ImplicitArray):
 class Permutation(ImplicitArray):
     """``values[indices[i]]``: a gather to read, a scatter to store into."""
 
+    def __new__(cls, indices, values):
+        if _over_kernel_arrays(indices, values):
+            return KernelArray("permutation", [], [indices, values], None, _elem_of(values),
+                               len(indices), "Permutation")
+        return super().__new__(cls)
+
     def __init__(self, indices, values):
         super().__init__(_impl.permutation(indices, values))
+        self._tack_kernel_desc = ("permutation", [], [indices, values], None)
 
 
 class Concatenate(ImplicitArray):
@@ -88,13 +115,23 @@ class Concatenate(ImplicitArray):
 
     def __init__(self, *arrays):
         super().__init__(_impl.concatenate(*arrays))
+        self._tack_kernel_desc = ("concatenate", [], list(arrays), None)
 
 
 class View(ImplicitArray):
     """``count`` elements of ``a`` from ``start`` (stores land in ``a``)."""
 
+    def __new__(cls, a, start, count):
+        if _over_kernel_arrays(a):
+            return KernelArray("view", [("start", (int(start), _K.I64)),
+                                        ("count", (int(count), _K.I64))], [a], None, _elem_of(a),
+                               count, "View")
+        return super().__new__(cls)
+
     def __init__(self, a, start, count):
         super().__init__(_impl.strided(a, 1, start, count, True))
+        self._tack_kernel_desc = ("view", [("start", (int(start), _K.I64)),
+                                           ("count", (int(count), _K.I64))], [a], None)
 
 
 class Strided(ImplicitArray):
@@ -102,6 +139,8 @@ class Strided(ImplicitArray):
 
     def __init__(self, a, step, offset=0):
         super().__init__(_impl.strided(a, step, offset, None, False))
+        self._tack_kernel_desc = ("strided", [("step", (int(step), _K.I64)),
+                                              ("offset", (int(offset), _K.I64))], [a], None)
 
 
 class ExtractComponent(ImplicitArray):
@@ -109,6 +148,8 @@ class ExtractComponent(ImplicitArray):
 
     def __init__(self, a, component):
         super().__init__(_impl.extract_component(a, component))
+        self._tack_kernel_desc = ("extract_component", [("component", (int(component), _K.I64))],
+                                  [a], None)
 
 
 class Components(ImplicitArray):
@@ -119,28 +160,145 @@ class Components(ImplicitArray):
     def __init__(self, x, y, z=None, w=None):
         parts = [p for p in (x, y, z, w) if p is not None]
         super().__init__(_impl.components(*parts))
+        self._tack_kernel_desc = ("components", [], parts, None)
 
 
-class Function(ImplicitArray):
-    """Values from a Python function of the index: needs kernels compiled from Python."""
+class KernelArray:
+    """An implicit array whose values come from a ``@tack.func`` (``Function``, ``Transform``, and
+    the library's arrays composed over them): kernels inline it; on the host, ``numpy()``,
+    ``tack.copyto`` and the reductions evaluate it with a kernel."""
 
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError(
-            "tack.arrays.Function: a Python function evaluated per index needs kernels compiled "
-            "from Python, which this build of tack does not have yet; compose the library's "
-            "implicit arrays and arithmetic instead"
-        )
+    _tack_kernel_array = True
+
+    def __init__(self, kind, params, children, func, elem, n, what):
+        self._tack_kernel_desc = (kind, params, list(children), (func, elem, None))
+        self._elem = elem
+        self._n = int(n)
+        self._what = what
+
+    @property
+    def dtype(self):
+        return _dtype_of(self._elem)
+
+    @property
+    def shape(self):
+        return (self._n,)
+
+    @property
+    def size(self):
+        return self._n
+
+    @property
+    def ndim(self):
+        return 1
+
+    @property
+    def device(self):
+        return _core.default_device()
+
+    def __len__(self):
+        return self._n
+
+    def materialize(self):
+        """A stored array of these values (one kernel launch)."""
+        import tack
+        out = tack.empty((self._n,), self.dtype)
+        tack.launch(self._n, _copy_kernel(), out, self)
+        return out
+
+    def numpy(self):
+        """A host snapshot of the values, as ``tack.Array.numpy()``."""
+        return self.materialize().numpy()
+
+    def __repr__(self):
+        return f"tack.arrays.{self._what} of {self._n} {self.dtype.name}"
 
 
-class Transform(ImplicitArray):
-    """A Python function applied to another array's values: needs kernels compiled from Python."""
+def _copy_kernel():
+    global _COPY
+    if _COPY is None:
+        import tack
 
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError(
-            "tack.arrays.Transform: a Python function applied per element needs kernels compiled "
-            "from Python, which this build of tack does not have yet; use arithmetic on arrays "
-            "(a * 2.0 + b, tack.sqrt(a)) instead"
-        )
+        @tack.kernel
+        def copy_values(i, out, src):
+            out[i] = src[i]
+
+        _COPY = copy_values
+    return _COPY
+
+
+_COPY = None
+
+
+class Function(KernelArray):
+    """``n`` values ``f(i)``, ``f`` a ``@tack.func``: ``tack.arrays.Function(n, f)``. Its dtype
+    is what ``f`` returns for an int64 index (or ``dtype``, converting)."""
+
+    def __init__(self, n, f, dtype=None):
+        f = _require_func(f, "tack.arrays.Function")
+        if int(n) < 0:
+            raise ValueError(f"tack.arrays.Function: the length {n} is negative")
+        elem = _result_elem(f, _K.INDEX, dtype, "tack.arrays.Function")
+        super().__init__("function", [("n", (int(n), _K.I64))], [], f, elem, n, "Function")
+
+
+class Transform(KernelArray):
+    """``f(a[i])`` for each element of ``a`` (a stored or implicit array), ``f`` a
+    ``@tack.func``: ``tack.arrays.Transform(a, f)``."""
+
+    def __init__(self, a, f, dtype=None):
+        f = _require_func(f, "tack.arrays.Transform")
+        elem = _result_elem(f, _elem_of(a), dtype, "tack.arrays.Transform")
+        super().__init__("transform", [], [a], f, elem, len(a), "Transform")
+
+
+def _require_func(f, op):
+    from .kernels.api import Func
+    if not isinstance(f, Func):
+        raise TypeError(f"{op}: f must be a @tack.func function, got {type(f).__qualname__} "
+                        f"{getattr(f, '__qualname__', '')}".rstrip())
+    return f
+
+
+def _result_elem(f, arg, dtype, op):
+    from .kernels import lower
+    import tack
+    if dtype is not None:
+        return lower.elem_of_dtype(_core.dtype(dtype))
+    unit = lower.Unit(False)
+    unit.tack = tack
+    spec = lower.specialize(unit, f, [arg], tack, None, None)
+    if spec.ret is None:
+        raise TypeError(f"{op}: {f.__qualname__}() returns no value")
+    return spec.ret.strong() if isinstance(spec.ret, _K.Scalar) else spec.ret
+
+
+def _over_kernel_arrays(*parts):
+    return any(isinstance(p, KernelArray) for p in parts)
+
+
+def _scalar_elem(a):
+    return _K.scalar_of(_elem_of(a))
+
+
+def _num(v, scalar):
+    return float(v) if scalar.is_float else bool(v) if scalar.is_bool else int(v)
+
+
+def _elem_of(a):
+    from .kernels.lower import elem_of_dtype
+    if isinstance(a, KernelArray):
+        return a._elem
+    return elem_of_dtype(a.dtype)
+
+
+def _dtype_of(elem):
+    s = _core.dtype(elem.scalar.kind if not isinstance(elem, _K.Scalar) else elem.kind)
+    if isinstance(elem, _K.Vec):
+        return _core.vec(elem.n, s)
+    if isinstance(elem, _K.Mat):
+        return _core.mat(elem.rows, elem.cols, s)
+    return s
 
 
 def _materialize(a):
@@ -191,6 +349,6 @@ def maximum(a, b):
 __all__ = [
     "ImplicitArray", "CountingArray", "ConstantArray", "CartesianProduct", "UniformCoordinates",
     "Cast", "RandomUniform", "RandomNormal", "RandomBits", "Permutation", "Concatenate", "View",
-    "Strided", "ExtractComponent", "Components", "Function", "Transform", "sqrt", "abs", "exp",
+    "Strided", "ExtractComponent", "Components", "Function", "Transform", "KernelArray", "sqrt", "abs", "exp",
     "log", "sin", "cos", "minimum", "maximum",
 ]

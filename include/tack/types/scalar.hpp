@@ -7,6 +7,7 @@
 #include <tack/core/macros.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace tack {
@@ -151,5 +152,28 @@ constexpr bool is_unsigned_integer_kind(scalar_kind k) noexcept {
   return k == scalar_kind::u8 || k == scalar_kind::u16 || k == scalar_kind::u32 ||
          k == scalar_kind::u64;
 }
+
+namespace detail {
+/// `x` converted to `To` as `astype` does: a floating-point value converted to an integer type
+/// saturates (below the range: the minimum; above: the maximum; NaN: 0), which C++ leaves
+/// undefined; every other conversion is `static_cast` (IEEE rounding; to `bool`: nonzero). Host
+/// and device; kernels compiled from Python store with it too.
+/// `tack::detail::convert_scalar<std::int8_t>(300.0f) == 127`
+template <class To, class From>
+TACK_HOST_DEVICE constexpr To convert_scalar(From x) noexcept {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
+                !std::is_same_v<To, bool>) {
+    if (x != x) return To(0);
+    // Both bounds are powers of two (or 0), exact in every floating-point type.
+    constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
+    constexpr From hi = static_cast<From>(std::numeric_limits<To>::max() / 2 + 1) * From(2);
+    if (x <= lo) return std::numeric_limits<To>::min();
+    if (x >= hi) return std::numeric_limits<To>::max();
+    return static_cast<To>(x);
+  } else {
+    return static_cast<To>(x);
+  }
+}
+}  // namespace detail
 
 }  // namespace tack

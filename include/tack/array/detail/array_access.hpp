@@ -7,6 +7,7 @@
 #include <tack/array/detail/array_common.hpp>
 #include <tack/array/shape.hpp>
 #include <tack/core/error.hpp>
+#include <tack/types/scalar.hpp>
 
 #include <cstdint>
 #include <limits>
@@ -56,26 +57,6 @@ struct astype_dimensions {
                 "to change only the precision, or view the scalars with as_scalars() and "
                 "reinterpret them with as_elements<U>()");
 };
-
-/// `x` converted to `To` as `astype` does: a floating-point value converted to an integer type
-/// saturates (below the range: the minimum; above: the maximum; NaN: 0), which C++ leaves
-/// undefined; every other conversion is `static_cast` (IEEE rounding; to `bool`: nonzero).
-/// `tack::detail::convert_scalar<std::int8_t>(300.0f) == 127`
-template <class To, class From>
-constexpr To convert_scalar(From x) noexcept {
-  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
-                !std::is_same_v<To, bool>) {
-    if (x != x) return To(0);
-    // Both bounds are powers of two (or 0), exact in every floating-point type.
-    constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
-    constexpr From hi = static_cast<From>(std::numeric_limits<To>::max() / 2 + 1) * From(2);
-    if (x <= lo) return std::numeric_limits<To>::min();
-    if (x >= hi) return std::numeric_limits<To>::max();
-    return static_cast<To>(x);
-  } else {
-    return static_cast<To>(x);
-  }
-}
 
 template <std::size_t N>
 bool any_elements(const std::array<index_t, N>& s) {

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file What C++ generated from a Python kernel (`@tack.kernel`) calls: Python's arithmetic on
+/// fixed-width values, conversions, argument slots turned into kernel views, and the checks of
+/// debug mode. Host and device.
+///
+/// Python's operators differ from C++'s, and a kernel written in Python must compute what NumPy
+/// computes on the same values: `//` and `%` round toward minus infinity (an integer divided by
+/// zero gives 0), integers wrap at their width instead of overflowing, shifts past the width give
+/// 0 (or -1), `min`/`max` propagate NaN. The generated code converts both operands to the result
+/// type first (NumPy's promotion is decided in Python), then calls these functions.
+///
+/// `tack::pykernel::floordiv<int>(-7, 2) == -4; tack::pykernel::mod(-7.0, 2.0) == 1.0`
+
+// Debug mode routes tack's own precondition checks here, so that a failing check inside a library
+// implicit array ends the kernel with a Python exception instead of aborting the process.
+#ifndef TACK_PRECONDITION_HANDLER
+#define TACK_PRECONDITION_HANDLER(file, line, ...) \
+  ::tack::pykernel::precondition_failed(file, line, __VA_ARGS__)
+#endif
+
+// The failure path is declared before any header that expands TACK_EXPECTS.
+#include <tack/core/index.hpp>
+#include <tack/core/macros.hpp>
+#include <tack/pykernel/abi.hpp>
+
+#include <cstdio>
+
+namespace tack::pykernel {
+
+/// What a kernel throws on the host when a check fails; `run_guarded` turns it into the error slot.
+struct kernel_failure {
+  int kind;  ///< 1: index out of range; 2: other
+  char message[512];
+};
+
+/// Ends the kernel with message `fmt` (printf style). Host: throws `kernel_failure`, which
+/// `run_guarded` reports to Python. Device: prints and traps (device code cannot throw).
+template <class... Args>
+[[noreturn]] TACK_HOST_DEVICE inline void fail(int kind, const char* fmt, Args... args) {
+#if TACK_IMPL_DEVICE_PASS
+  printf(fmt, args...);
+  printf("\n");
+  __trap();
+#else
+  kernel_failure f{kind, {}};
+  std::snprintf(f.message, sizeof f.message, fmt, args...);
+  throw f;
+#endif
+}
+
+/// The handler of tack's preconditions (TACK_EXPECTS) inside generated kernels.
+template <class... Args>
+[[noreturn]] TACK_HOST_DEVICE inline void precondition_failed(const char*, int, const char* fmt,
+                                                              Args... args) {
+  fail(1, fmt, args...);
+}
+
+}  // namespace tack::pykernel
+
+#include <tack/types/mat.hpp>
+#include <tack/types/scalar.hpp>
+#include <tack/types/vec.hpp>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <type_traits>
+
+namespace tack::pykernel {
+
+/// `i`, after checking `0 <= i < rows` (debug mode): an IndexError naming `what` (`parameter
+/// 'a'`), the index, the axis and the rows. `a[check_index(i, n, "parameter 'a'", 0)]`
+TACK_FORCEINLINE index_t check_index(index_t i, index_t rows, const char* what, int axis) {
+  if (i < 0 || i >= rows) {
+    fail(1, "index %lld is out of range for axis %d of %s with %lld rows",
+         static_cast<long long>(i), axis, what, static_cast<long long>(rows));
+  }
+  return i;
+}
+
+inline void copy_message(tack_pk_error* error, int kind, const char* message) {
+  error->kind = kind;
+  int c = 0;
+  for (; c < 511 && message[c] != 0; ++c) error->message[c] = message[c];
+  error->message[c] = 0;
+}
+
+/// Runs `body` on the host, reporting a `kernel_failure` in `error`: 0 on success.
+template <class Body>
+inline int run_guarded(tack_pk_error* error, Body&& body) {
+#if TACK_IMPL_DEVICE_PASS
+  body();
+  return 0;
+#else
+  try {
+    body();
+    return 0;
+  } catch (const kernel_failure& f) {
+    copy_message(error, f.kind, f.message);
+    return 1;
+  } catch (const std::exception& e) {
+    copy_message(error, 2, e.what());
+    return 1;
+  }
+#endif
+}
+
+// ---- conversions -------------------------------------------------------------------------------
+
+template <class T>
+struct is_element : std::false_type {};
+template <class T, int N>
+struct is_element<vec<T, N>> : std::true_type {};
+template <class T, int R, int C>
+struct is_element<mat<T, R, C>> : std::true_type {};
+
+/// `x` as `To`: scalars as `astype` converts (floats into integers saturate, NaN gives 0);
+/// vectors and matrices component by component. `cvt<float>(2)`, `cvt<vec3d>(v)`
+template <class To, class From>
+TACK_FORCEINLINE constexpr To cvt(const From& x) {
+  if constexpr (std::is_same_v<To, From>) {
+    return x;
+  } else if constexpr (is_vec_v<To>) {
+    To out{};
+    for (int c = 0; c < To::length; ++c) {
+      if constexpr (is_vec_v<From>) {
+        out[c] = detail::convert_scalar<typename To::scalar_type>(x[c]);
+      } else {
+        out[c] = detail::convert_scalar<typename To::scalar_type>(x);
+      }
+    }
+    return out;
+  } else if constexpr (is_element<To>::value) {
+    To out{};
+    for (int r = 0; r < To::rows; ++r) {
+      for (int c = 0; c < To::cols; ++c) {
+        if constexpr (is_element<From>::value) {
+          out(r, c) = detail::convert_scalar<typename To::scalar_type>(x(r, c));
+        } else {
+          out(r, c) = detail::convert_scalar<typename To::scalar_type>(x);
+        }
+      }
+    }
+    return out;
+  } else {
+    return detail::convert_scalar<To>(x);
+  }
+}
+
+/// Python's truth value of a number: nonzero (NaN is true, as in Python).
+template <class T>
+TACK_FORCEINLINE constexpr bool truth(T x) {
+  return x != T(0);
+}
+
+// ---- integer arithmetic that wraps as NumPy's fixed-width integers ----------------------------
+
+template <class T>
+using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+template <class T>
+inline constexpr bool wraps_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+/// `a + b`, wrapping for integers. `add<std::int8_t>(127, 1) == -128`
+template <class T>
+TACK_FORCEINLINE constexpr T add(T a, T b) {
+  if constexpr (wraps_v<T>) {
+    return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
+  } else {
+    return a + b;
+  }
+}
+/// `a - b`, wrapping for integers.
+template <class T>
+TACK_FORCEINLINE constexpr T sub(T a, T b) {
+  if constexpr (wraps_v<T>) {
+    return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
+  } else {
+    return a - b;
+  }
+}
+/// `a * b`, wrapping for integers.
+template <class T>
+TACK_FORCEINLINE constexpr T mul(T a, T b) {
+  if constexpr (wraps_v<T>) {
+    return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
+  } else {
+    return a * b;
+  }
+}
+/// `-a`, wrapping for integers (`neg<std::int8_t>(-128) == -128`, as NumPy).
+template <class T>
+TACK_FORCEINLINE constexpr T neg(T a) {
+  if constexpr (wraps_v<T>) {
+    return static_cast<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(a));
+  } else {
+    return -a;
+  }
+}
+/// `abs(a)`: NumPy's absolute (the most negative integer stays itself).
+template <class T>
+TACK_FORCEINLINE constexpr T abs(T a) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fabs(a);
+  } else if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
+    return a;
+  } else {
+    return a < 0 ? neg(a) : a;
+  }
+}
+
+/// `a // b`: rounded toward minus infinity. Integers: a zero divisor gives 0 (NumPy's result);
+/// the most negative value divided by -1 wraps. Floats: NumPy's floor_divide (the quotient of
+/// `a - fmod(a, b)` rounded, so `floordiv(a, b) * b + mod(a, b)` is `a` as closely as it can be).
+template <class T>
+TACK_FORCEINLINE constexpr T floordiv(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (b == T(0)) return a / b;
+    T m = std::fmod(a, b);
+    T d = (a - m) / b;
+    if (m != T(0) && ((b < T(0)) != (m < T(0)))) d -= T(1);
+    if (d == T(0)) return std::copysign(T(0), a / b);
+    T f = std::floor(d);
+    if (d - f > T(0.5)) f += T(1);
+    return f;
+  } else {
+    if (b == T(0)) return T(0);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return neg(a);
+      T q = static_cast<T>(a / b);
+      if (static_cast<T>(a % b) != T(0) && ((a < T(0)) != (b < T(0)))) q = static_cast<T>(q - 1);
+      return q;
+    } else {
+      return static_cast<T>(a / b);
+    }
+  }
+}
+
+/// `a % b`: the sign of the divisor, as Python's. Integers: a zero divisor gives 0. Floats: a
+/// zero divisor gives NaN; a zero remainder has the divisor's sign.
+template <class T>
+TACK_FORCEINLINE constexpr T mod(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (b == T(0)) return std::fmod(a, b);
+    T m = std::fmod(a, b);
+    if (m != T(0)) {
+      if ((b < T(0)) != (m < T(0))) m += b;
+    } else {
+      m = std::copysign(T(0), b);
+    }
+    return m;
+  } else {
+    if (b == T(0)) return T(0);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return T(0);
+      T r = static_cast<T>(a % b);
+      if (r != T(0) && ((r < T(0)) != (b < T(0)))) r = static_cast<T>(r + b);
+      return r;
+    } else {
+      return static_cast<T>(a % b);
+    }
+  }
+}
+
+/// `a ** b`: floats as `std::pow`; integers by repeated squaring, wrapping. A negative integer
+/// exponent (NumPy refuses it) gives `1 / a` truncated: 1 for a == 1, ±1 for a == -1, else 0.
+template <class T>
+TACK_FORCEINLINE constexpr T pow(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::pow(a, b);
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (b < T(0)) {
+        if (a == T(1)) return T(1);
+        if (a == T(-1)) return (b % 2 == 0) ? T(1) : T(-1);
+        return T(0);
+      }
+    }
+    T result = T(1);
+    T base = a;
+    auto e = static_cast<std::make_unsigned_t<T>>(b);
+    while (e != 0) {
+      if (e & 1u) result = mul(result, base);
+      base = mul(base, base);
+      e >>= 1;
+    }
+    return result;
+  }
+}
+
+/// `a << b` as NumPy: a shift by the width or more (or by a negative count) gives 0.
+template <class T>
+TACK_FORCEINLINE constexpr T lshift(T a, T b) {
+  if (static_cast<std::make_unsigned_t<T>>(b) >= sizeof(T) * 8u) return T(0);
+  return static_cast<T>(static_cast<wrap_t<T>>(a) << b);
+}
+/// `a >> b` as NumPy: past the width, 0 (or -1 for a negative `a`).
+template <class T>
+TACK_FORCEINLINE constexpr T rshift(T a, T b) {
+  if (static_cast<std::make_unsigned_t<T>>(b) >= sizeof(T) * 8u) {
+    if constexpr (std::is_signed_v<T>) {
+      return a < T(0) ? T(-1) : T(0);
+    } else {
+      return T(0);
+    }
+  }
+  return static_cast<T>(a >> b);
+}
+
+/// `min(a, b)` / `tack.minimum`: NaN propagates (NumPy's minimum); on ties the first operand.
+template <class T>
+TACK_FORCEINLINE constexpr T minimum(T a, T b) {
+  if constexpr (is_vec_v<T>) {
+    T out{};
+    for (int c = 0; c < T::length; ++c) out[c] = minimum(a[c], b[c]);
+    return out;
+  } else {
+    if (a != a) return a;
+    if (b != b) return b;
+    return b < a ? b : a;
+  }
+}
+/// `max(a, b)` / `tack.maximum`: NaN propagates; on ties the first operand.
+template <class T>
+TACK_FORCEINLINE constexpr T maximum(T a, T b) {
+  if constexpr (is_vec_v<T>) {
+    T out{};
+    for (int c = 0; c < T::length; ++c) out[c] = maximum(a[c], b[c]);
+    return out;
+  } else {
+    if (a != a) return a;
+    if (b != b) return b;
+    return a < b ? b : a;
+  }
+}
+
+/// Applies the scalar function `f` to each component of a vector (or to a scalar).
+template <class T, class F>
+TACK_FORCEINLINE constexpr T map(const T& x, F f) {
+  if constexpr (is_vec_v<T>) {
+    T out{};
+    for (int c = 0; c < T::length; ++c) out[c] = f(x[c]);
+    return out;
+  } else {
+    return f(x);
+  }
+}
+
+// ---- argument slots -----------------------------------------------------------------------------
+
+/// The extents of a slot as the `std::array` a kernel view takes.
+template <int R>
+TACK_FORCEINLINE std::array<index_t, std::size_t(R)> extents_of(const tack_pk_slot& s) {
+  std::array<index_t, std::size_t(R)> e{};
+  for (int d = 0; d < R; ++d) e[std::size_t(d)] = s.shape[d];
+  return e;
+}
+
+/// The component pointers of a SoA slot, as the SoA view's constructor takes them.
+template <class S, int N>
+TACK_FORCEINLINE std::array<S*, std::size_t(N)> components_of(const tack_pk_slot& s) {
+  std::array<S*, std::size_t(N)> c{};
+  for (int k = 0; k < N; ++k) c[std::size_t(k)] = static_cast<S*>(s.data[k]);
+  return c;
+}
+
+}  // namespace tack::pykernel

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+/// @file Launches of kernels compiled from Python (`tack.launch`): a variant, loaded from its
+/// shared library, is a `tack_pk_run` function; this file fills its argument slots from the
+/// Python arguments, refuses writes into read-only arrays, and runs it over blocks of the first
+/// launch dimension on tack's threads, without the GIL.
+///
+/// The variant table lives here too: `tack.launch` asks `_kernels.lookup(table, signature)` and
+/// only walks the kernel's Python source when that misses.
+
+#include "common.hpp"
+
+#include <tack/pykernel/abi.hpp>
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace tackpy {
+namespace {
+
+using namespace nb::literals;
+
+enum slot_kind : int { slot_array = 0, slot_int = 1, slot_float = 2, slot_bool = 3 };
+
+/// One compiled variant as the launch path needs it.
+struct variant {
+  tack_pk_run_fn run = nullptr;
+  /// Per slot: whether the kernel stores into it (read-only arrays there are refused).
+  std::vector<bool> written;
+  /// Per slot: how messages name it ("parameter 'a'").
+  std::vector<std::string> names;
+  /// "kernel 'blend' (file.py:12)".
+  std::string label;
+  int ndims = 1;
+};
+
+/// The slots of one launch, filled from Python values.
+struct launch_slots {
+  std::vector<tack_pk_slot> slots;
+  std::vector<py_array*> arrays;  // borrowed from the Python objects, alive for the call
+};
+
+const void* pointer_of(const flat& f, bool write) {
+  return std::visit(
+      [write](const auto& h) -> const void* {
+        if (h.size() == 0) return nullptr;
+        if (write) return static_cast<const void*>(h.data());
+        return static_cast<const void*>(h.as_const().data());
+      },
+      f);
+}
+
+[[noreturn]] void refuse_read_only(const variant& v, std::size_t s, int component) {
+  std::string what = v.names[s];
+  if (component >= 0) {
+    what = "component " + std::to_string(component) + " of " + what;
+  }
+  raise(read_only_error_type, "tack.launch: " + v.label + " stores into " + what +
+                                  ", which is read-only (copy it with tack.array(a), or pass a "
+                                  "writable array)");
+}
+
+void fill_array(tack_pk_slot& slot, const py_array& a, const variant& v, std::size_t s) {
+  const bool write = v.written[s];
+  if (!a.device().is_cpu()) {
+    raise(device_error_type, "tack.launch: " + v.label + ": " + v.names[s] + " is " +
+                                 a.describe() +
+                                 "; this build runs Python kernels on the CPU (copy it with "
+                                 "a.to_device('cpu'))");
+  }
+  if (a.is_soa()) {
+    for (std::size_t c = 0; c < a.comps.size(); ++c) {
+      const bool ro = std::visit([](const auto& h) { return h.read_only(); }, a.comps[c]);
+      if (write && ro) refuse_read_only(v, s, static_cast<int>(c));
+      slot.data[c] = const_cast<void*>(pointer_of(a.comps[c], write));
+    }
+  } else {
+    if (write && a.read_only()) refuse_read_only(v, s, -1);
+    slot.data[0] = const_cast<void*>(pointer_of(a.data, write));
+  }
+  slot.ndim = a.ndim;
+  for (int d = 0; d < a.ndim; ++d) slot.shape[d] = a.shape[static_cast<std::size_t>(d)];
+}
+
+void fill_slots(launch_slots& out, const variant& v, nb::handle values, nb::handle kinds) {
+  const std::size_t n = nb::len(values);
+  if (n != v.written.size()) {
+    throw nb::value_error("tack.launch: the argument slots do not match the compiled variant");
+  }
+  out.slots.assign(n, tack_pk_slot{});
+  for (std::size_t s = 0; s < n; ++s) {
+    nb::handle value = values[s];
+    const int kind = nb::cast<int>(kinds[s]);
+    tack_pk_slot& slot = out.slots[s];
+    switch (kind) {
+      case slot_array:
+        fill_array(slot, nb::cast<const py_array&>(value), v, s);
+        break;
+      case slot_int: {
+        // Python ints up to 2^64 - 1 (u64 values); below 2^63 as signed.
+        int overflow = 0;
+        const long long x = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+        if (overflow > 0) {
+          slot.value.u = nb::cast<std::uint64_t>(value);
+        } else {
+          slot.value.i = x;
+        }
+        break;
+      }
+      case slot_float:
+        slot.value.f = nb::cast<double>(value);
+        break;
+      default:
+        slot.value.i = nb::cast<bool>(value) ? 1 : 0;
+        break;
+    }
+  }
+}
+
+/// Runs `v` over `dims`: blocks of the first dimension in parallel, the first failure reported.
+void run(const variant& v, const std::vector<std::int64_t>& dims, const launch_slots& ls) {
+  const std::int64_t n0 = dims.empty() ? 0 : dims[0];
+  std::int64_t inner = 1;
+  for (std::size_t d = 1; d < dims.size(); ++d) inner *= dims[d];
+  if (n0 <= 0 || inner <= 0) return;
+  tack_pk_error error{};
+  int failed = 0;
+  const int threads = tack::num_threads();
+  // Blocks of at least 4096 elements each, at most 4 per thread: small launches run inline.
+  const std::int64_t total = n0 * inner;
+  std::int64_t nblocks = std::min<std::int64_t>(std::max<std::int64_t>(total / 4096, 1),
+                                                std::int64_t(threads) * 4);
+  nblocks = std::min(nblocks, n0);
+  const tack_pk_slot* slots = ls.slots.data();
+  const std::int64_t* d = dims.data();
+  if (nblocks <= 1) {
+    failed = v.run(slots, d, 0, n0, &error);
+  } else {
+    std::atomic<int> any{0};
+    std::mutex first;
+    tack::parallel_for(tack::cpu(), nblocks, [&](tack::index_t b) {
+      if (any.load(std::memory_order_relaxed)) return;
+      const std::int64_t lo = n0 * b / nblocks, hi = n0 * (b + 1) / nblocks;
+      tack_pk_error e{};
+      if (v.run(slots, d, lo, hi, &e) != 0) {
+        std::lock_guard<std::mutex> lock(first);
+        if (!any.exchange(1)) error = e;
+      }
+    });
+    failed = any.load();
+  }
+  if (failed) {
+    error.message[sizeof error.message - 1] = 0;
+    const std::string msg = "tack.launch: " + v.label + ": " + error.message;
+    if (error.kind == 1) throw nb::index_error(msg.c_str());
+    throw std::runtime_error(msg);
+  }
+}
+
+}  // namespace
+
+void bind_kernels(nb::module_& m) {
+  nb::module_ k = m.def_submodule("_kernels", "Launching kernels compiled from Python.");
+  nb::class_<variant>(k, "Variant")
+      .def(
+          "__init__",
+          [](variant* self, std::uintptr_t run, std::vector<bool> written,
+             std::vector<std::string> names, std::string label, int ndims) {
+            new (self) variant{reinterpret_cast<tack_pk_run_fn>(run), std::move(written),
+                               std::move(names), std::move(label), ndims};
+          },
+          "run"_a, "written"_a, "names"_a, "label"_a, "ndims"_a)
+      .def_prop_ro("label", [](const variant& v) { return v.label; });
+
+  k.def(
+      "launch",
+      [](const variant& v, nb::handle dims, nb::handle values, nb::handle kinds) {
+        std::vector<std::int64_t> d;
+        if (PyLong_Check(dims.ptr())) {
+          d.push_back(nb::cast<std::int64_t>(dims));
+        } else {
+          for (nb::handle x : dims) d.push_back(nb::cast<std::int64_t>(x));
+        }
+        if (static_cast<int>(d.size()) != v.ndims) {
+          throw nb::value_error(("tack.launch: " + v.label + " was compiled for " +
+                                 std::to_string(v.ndims) + " launch dimension(s)")
+                                    .c_str());
+        }
+        launch_slots ls;
+        fill_slots(ls, v, values, kinds);
+        nb::gil_scoped_release release;
+        run(v, d, ls);
+      },
+      "variant"_a, "dims"_a, "values"_a, "kinds"_a);
+}
+
+}  // namespace tackpy

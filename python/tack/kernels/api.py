@@ -1,0 +1,341 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""``@tack.kernel``, ``@tack.func``, ``@tack.device_class`` and ``tack.launch``.
+
+A launch walks its arguments into argument slots and a signature (types, layouts, classes; never
+lengths or values), looks the signature up among the kernel's compiled variants, and on a miss
+lowers the kernel for those types, compiles it (or loads it from the disk cache) and keeps it.
+"""
+
+import os
+import threading
+
+from .. import _core
+from . import args as A
+from . import build, lower
+from . import ktypes as K
+
+_stats = {"compiles": 0, "disk_loads": 0, "memory_hits": 0}
+_debug = [os.environ.get("TACK_DEBUG", "") not in ("", "0")]
+_kernels = []  # every Kernel, for clear_memory()
+
+
+def set_debug(enabled=True):
+    """Debug mode: kernels check every array index against the array's own rows (an IndexError
+    names the parameter, the index and the rows). Also set by ``TACK_DEBUG=1``. Variants of each
+    mode are kept apart."""
+    _debug[0] = bool(enabled)
+
+
+def debug():
+    """Whether debug mode is on."""
+    return _debug[0]
+
+
+def stats():
+    """Counters of this process: variants compiled, loaded from the disk cache, and launches that
+    found their variant in memory."""
+    return dict(_stats)
+
+
+def clear_memory():
+    """Forgets every variant held in memory (the next launch loads it from the disk cache)."""
+    for k in _kernels:
+        k._variants.clear()
+
+
+def cache_dir():
+    """The kernel cache directory in use (``TACK_KERNEL_CACHE``, default
+    ``~/.cache/tack/kernels``)."""
+    return build.cache_dir(create=False)
+
+
+def include_dir():
+    """The directory of tack's headers that generated kernels compile against."""
+    return build.include_dir()
+
+
+class Func:
+    """A device function (``@tack.func``): generic, specialized per argument types where a kernel
+    calls it. Called on the host, it runs the Python function as written."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self._parsed = None
+        self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.__wrapped__ = fn
+
+    def parsed(self):
+        if self._parsed is None:
+            self._parsed = lower.PyFunction(self.fn)
+        return self._parsed
+
+    def __call__(self, *args):
+        return self.fn(*args)
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        return self.fn.__get__(obj, cls)
+
+    def __repr__(self):
+        return f"<tack.func {self.__qualname__}>"
+
+
+def func(fn=None):
+    """Marks a device function: ``@tack.func def lerp(a, b, t): return a + t * (b - a)``."""
+    if fn is None:
+        return func
+    if isinstance(fn, Func):
+        return fn
+    if not callable(fn) or not hasattr(fn, "__code__"):
+        raise TypeError(f"tack.func: expected a Python function, got {type(fn).__qualname__}")
+    return Func(fn)
+
+
+def device_class(cls=None):
+    """Marks a class whose instances kernels take: ``__init__`` sets attributes (numbers and tuples
+    of numbers are run-time parameters; arrays and device-class instances are held), and
+    ``@tack.func`` methods (``__getitem__``, ``__setitem__``, ``__len__`` among them) make it
+    indexable exactly as an array. Class attributes are compiled in."""
+    if cls is None:
+        return device_class
+    if not isinstance(cls, type):
+        raise TypeError(f"tack.device_class: expected a class, got {type(cls).__qualname__}")
+    cls.__tack_device_class__ = True
+    return cls
+
+
+class Kernel:
+    """A kernel (``@tack.kernel``): its first ``len(dims)`` parameters are the launch indices."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self._func = Func(fn)
+        self._variants = {}
+        self._lock = threading.Lock()
+        self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
+        self.__doc__ = fn.__doc__
+        self.__wrapped__ = fn
+        _kernels.append(self)
+
+    def parsed(self):
+        return self._func.parsed()
+
+    def __call__(self, *args):
+        raise TypeError(f"tack.kernel {self.__qualname__!r} is launched with "
+                        f"tack.launch(dims, {self.__name__}, ...), not called")
+
+    def __repr__(self):
+        return f"<tack.kernel {self.__qualname__}>"
+
+
+def kernel(fn=None):
+    """Marks a kernel: ``@tack.kernel def blend(i, out, x, y, t): out[i] = ...``; launched with
+    ``tack.launch(n, blend, out, x, y, 0.25)``."""
+    if fn is None:
+        return kernel
+    if isinstance(fn, Kernel):
+        return fn
+    if not callable(fn) or not hasattr(fn, "__code__"):
+        raise TypeError(f"tack.kernel: expected a Python function, got {type(fn).__qualname__}")
+    return Kernel(fn)
+
+
+def _dims_tuple(dims):
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        dims = (dims,)
+    try:
+        dims = tuple(int(d) for d in dims)
+    except TypeError:
+        raise TypeError(f"tack.launch: dims is an int or a tuple of 1 to 3 ints, not "
+                        f"{type(dims).__qualname__}") from None
+    if not 1 <= len(dims) <= 3:
+        raise ValueError(f"tack.launch: dims has {len(dims)} entries; a launch has 1 to 3 "
+                         "dimensions")
+    for d in dims:
+        if d < 0:
+            raise ValueError(f"tack.launch: dims {dims} has a negative extent")
+    return dims
+
+
+def _walk(tack_mod, kern, ndims, args):
+    w = A.Walk(tack_mod)
+    params = kern.parsed().params[ndims:]
+    types = []
+    for i, a in enumerate(args):
+        types.append(A.describe(w, a, f"parameter {params[i]!r}" if i < len(params)
+                                else f"argument {i}"))
+    return w, types
+
+
+def _signature(types):
+    return tuple((type(t).__name__, t.key()) for t in types)
+
+
+def generate(tack_mod, kern, ndims, types, debug_mode, cuda=False):
+    """The C++ source of `kern` for argument types `types`, and the unit it was built in."""
+    unit = lower.Unit(debug_mode)
+    unit.tack = tack_mod
+    body = lower.lower_kernel_body(unit, kern, ndims, types, tack_mod)
+    forms = [A.form_expr(unit, t) for t in types]
+    pyf = kern.parsed()
+    out = [f"// Generated by tack from kernel {pyf.qualname!r} ({pyf.where(pyf.tree)}).",
+           f"// Argument types: {', '.join(t.name() for t in types)}.",
+           f"#define TACK_BOUNDS_CHECK {1 if debug_mode else 0}",
+           "#include <tack/pykernel/runtime.hpp>"]
+    for inc in sorted(unit.includes - {"tack/pykernel/runtime.hpp"}):
+        out.append(f"#include <{inc}>")
+    out.append("")
+    out.append("namespace {")
+    out.extend(unit.struct_code)
+    out.extend(unit.func_code)
+    out.append(body)
+    out.append("}  // namespace")
+    out.append("")
+    idx = ["i0", "i1", "i2"][:ndims]
+    call = f"tack_pk_body({', '.join(idx + [f'a{k}' for k in range(len(types))])})"
+    decls = "\n".join(f"    const auto a{k} = {f};" for k, f in enumerate(forms))
+    export = '#define TACK_PK_EXPORT extern "C" __attribute__((visibility("default")))'
+    out.append(export)
+    out.append("TACK_PK_EXPORT int tack_pk_abi(void) { return TACK_PK_ABI_VERSION; }")
+    out.append("")
+    loops = "    for (tack::index_t i0 = begin; i0 < end; ++i0) {\n"
+    close = "    }\n"
+    for d in range(1, ndims):
+        loops += "  " * d + f"    for (tack::index_t i{d} = 0; i{d} < dims[{d}]; ++i{d}) {{\n"
+        close = "  " * d + "    }\n" + close
+    out.append(
+        "TACK_PK_EXPORT int tack_pk_run(const tack_pk_slot* S, const int64_t* dims, "
+        "int64_t begin,\n                           int64_t end, tack_pk_error* error) {\n"
+        "  (void)S;\n  (void)dims;\n"
+        "  return tack::pykernel::run_guarded(error, [&] {\n"
+        f"{decls}\n{loops}" + "  " * ndims + f"    {call};\n{close}  }});\n}}")
+    if cuda:
+        out.append(_cuda_entry(ndims, len(types), decls, call))
+    written = [k in unit.written for k in range(_slot_count(types))]
+    return "\n".join(out) + "\n", unit, written
+
+
+def _slot_count(types):
+    n = 0
+    for t in types:
+        s = t.slots if hasattr(t, "slots") else ()
+        n = max([n] + [x + 1 for x in s])
+    return n
+
+
+def _cuda_entry(ndims, nargs, decls, call):
+    """The CUDA launcher: the same body in a `__global__` function over every index."""
+    params = ", ".join(f"A{k} a{k}" for k in range(nargs))
+    templ = ", ".join(f"class A{k}" for k in range(nargs))
+    templ = f"template <{templ}>\n" if nargs else ""
+    unflat = ["    const tack::index_t i0 = t / inner;"]
+    if ndims >= 2:
+        unflat.append(f"    const tack::index_t i1 = (t / {'d2' if ndims == 3 else '1'}) % d1;")
+    if ndims == 3:
+        unflat.append("    const tack::index_t i2 = t % d2;")
+    return (
+        "\n#if defined(__CUDACC__)\n"
+        f"{templ}__global__ void tack_pk_global(tack::index_t total, tack::index_t inner, "
+        f"tack::index_t d1, tack::index_t d2{', ' if nargs else ''}{params}) {{\n"
+        "  (void)d1;\n  (void)d2;\n"
+        "  const tack::index_t t = tack::index_t(blockIdx.x) * blockDim.x + threadIdx.x;\n"
+        "  if (t < total) {\n" + "\n".join(unflat) + f"\n    {call};\n  }}\n}}\n\n"
+        "TACK_PK_EXPORT int tack_pk_run_cuda(const tack_pk_slot* S, const int64_t* dims, "
+        "void* stream, tack_pk_error* error) {\n"
+        f"{decls.replace('    const auto', '  const auto')}\n"
+        f"  const tack::index_t d1 = {'dims[1]' if ndims >= 2 else '1'}, "
+        f"d2 = {'dims[2]' if ndims == 3 else '1'};\n"
+        "  const tack::index_t inner = d1 * d2, total = dims[0] * inner;\n"
+        "  if (total <= 0) return 0;\n"
+        "  const unsigned threads = 256;\n"
+        "  const unsigned blocks = unsigned((total + threads - 1) / threads);\n"
+        f"  tack_pk_global<<<blocks, threads, 0, static_cast<cudaStream_t>(stream)>>>(total, "
+        f"inner, d1, d2{', ' if nargs else ''}{', '.join(f'a{k}' for k in range(nargs))});\n"
+        "  const cudaError_t e = cudaGetLastError();\n"
+        "  if (e != cudaSuccess) {\n"
+        "    tack::pykernel::copy_message(error, 2, cudaGetErrorString(e));\n"
+        "    return 1;\n  }\n  return 0;\n}\n#endif\n")
+
+
+class _Compiled:
+    __slots__ = ("variant", "lib", "key", "source")
+
+    def __init__(self, variant, lib, key, source):
+        self.variant, self.lib, self.key, self.source = variant, lib, key, source
+
+
+def _compile_variant(tack_mod, kern, ndims, types, debug_mode):
+    source, unit, written = generate(tack_mod, kern, ndims, types, debug_mode)
+    with build.compile_lock():
+        lib, key = build.load_or_build(source, _stats)
+    import ctypes
+    run = ctypes.cast(lib.tack_pk_run, ctypes.c_void_p).value
+    pyf = kern.parsed()
+    label = f"kernel {pyf.qualname!r} ({pyf.where(pyf.tree)})"
+    return _Compiled(None, lib, key, source), run, written, label
+
+
+def launch(dims, kern, *args, device=None, stream=None):
+    """Runs ``kern`` at every index of ``dims`` (an int, or a tuple of up to 3 ints, row-major):
+    ``tack.launch(n, blend, out, x, y, 0.25)``. Arguments: tack arrays of any element type, rank
+    and layout (row views too), ``tack.arrays`` implicit arrays, ``@tack.device_class``
+    instances, Python numbers, and DLPack tensors (imported without a copy)."""
+    import tack as tack_mod
+    if not isinstance(kern, Kernel):
+        raise TypeError(f"tack.launch: the kernel is a {type(kern).__qualname__}; decorate the "
+                        "function with @tack.kernel")
+    dims = _dims_tuple(dims)
+    if device is not None and str(device) not in ("cpu",):
+        raise tack_mod.DeviceError(f"tack.launch: device {device!r}: this build runs Python "
+                                   "kernels on the CPU")
+    w, types = _walk(tack_mod, kern, len(dims), args)
+    sig = (len(dims), _debug[0], _signature(types))
+    compiled = kern._variants.get(sig)
+    if compiled is None:
+        with kern._lock:
+            compiled = kern._variants.get(sig)
+            if compiled is None:
+                c, run, written, label = _compile_variant(tack_mod, kern, len(dims), types,
+                                                          _debug[0])
+                names = list(w.names)
+                written = written + [False] * (len(names) - len(written))
+                c.variant = _core._kernels.Variant(run, written, names, label, len(dims))
+                kern._variants[sig] = compiled = c
+    else:
+        _stats["memory_hits"] += 1
+    _core._kernels.launch(compiled.variant, dims, w.slots, w.kinds)
+
+
+def generated_source(kern, dims, *args, cuda=False):
+    """The C++ source a launch of ``kern`` over ``dims`` with ``args`` compiles (with
+    ``cuda=True``, also the CUDA launcher nvcc compiles)."""
+    import tack as tack_mod
+    dims = _dims_tuple(dims)
+    _, types = _walk(tack_mod, kern, len(dims), args)
+    return generate(tack_mod, kern, len(dims), types, _debug[0], cuda=cuda)[0]
+
+
+# ---- the host side of kernel intrinsics ------------------------------------------------------------
+
+def _kernel_only(name):
+    def f(*args, **kwargs):
+        raise TypeError(f"tack.{name}() is used inside kernels (@tack.kernel, @tack.func)")
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = f"``tack.{name}(...)`` inside a kernel (see docs/python.md)."
+    return f
+
+
+atomic_add = _kernel_only("atomic_add")
+atomic_min = _kernel_only("atomic_min")
+atomic_max = _kernel_only("atomic_max")
+dot = _kernel_only("dot")
+cross = _kernel_only("cross")
+length = _kernel_only("length")
+normalize = _kernel_only("normalize")
+identity = _kernel_only("identity")

@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Compiling generated kernels, and the disk cache of compiled variants.
+
+A variant's cache key hashes everything that changes its machine code: the generated source
+(which holds every function the kernel calls, whatever module defines it), the boundary's
+version, tack's version, the compiler and its flags, and the CPU the code is compiled for. An
+entry is ``<key>.so`` with ``<key>.sha256`` beside it; both are written under temporary names
+and renamed, so processes racing on one kernel never see a partial entry, and an entry whose
+checksum does not match (a truncated file) is rebuilt. The cache loads code into the process, so
+its directory must belong to the user and be writable by no one else.
+"""
+
+import ctypes
+import hashlib
+import os
+import platform
+import shutil
+import stat
+import subprocess
+import tempfile
+import threading
+
+ABI_VERSION = 1
+_FLAGS = ["-std=c++20", "-O3", "-fno-math-errno", "-fPIC", "-shared", "-fvisibility=hidden",
+          "-w", "-Wl,-z,defs"]
+_lock = threading.Lock()
+_state = {"compiler": None, "cpu": None, "dir": None}
+
+
+def include_dir():
+    """The directory holding tack's headers (``tack/...``), as shipped in the package."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(here, "include")
+
+
+def compiler():
+    """The C++ compiler of kernels: ``TACK_CXX``, else the one that built the package."""
+    cxx = os.environ.get("TACK_CXX")
+    if cxx:
+        return cxx
+    try:
+        from .. import _build_info
+        if _build_info.CXX and os.path.exists(_build_info.CXX):
+            return _build_info.CXX
+    except ImportError:
+        pass
+    return shutil.which("c++") or shutil.which("g++") or "c++"
+
+
+def _compiler_identity(cxx):
+    key = ("cxx", cxx)
+    ident = _state.get(key)
+    if ident is None:
+        try:
+            out = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=60)
+            ident = out.stdout.splitlines()[0] if out.stdout else cxx
+        except (OSError, subprocess.SubprocessError) as e:
+            raise RuntimeError(f"tack: the kernel compiler {cxx!r} cannot be run ({e}); set "
+                               "TACK_CXX to a C++20 compiler") from None
+        _state[key] = ident
+    return ident
+
+
+def cpu_target():
+    """What `-march=native` compiles for here: the CPU model and its feature flags."""
+    if _state["cpu"] is None:
+        model, flags = platform.machine(), ""
+        try:
+            with open("/proc/cpuinfo") as f:
+                for line in f:
+                    if line.startswith("model name") and model == platform.machine():
+                        model += " " + line.split(":", 1)[1].strip()
+                    elif line.startswith("flags") and not flags:
+                        flags = line.split(":", 1)[1].strip()
+        except OSError:
+            pass
+        _state["cpu"] = model + " " + hashlib.sha256(flags.encode()).hexdigest()[:16]
+    return _state["cpu"]
+
+
+def flags():
+    return _FLAGS + ["-march=native"]
+
+
+def cache_dir(create=True):
+    """The kernel cache directory (``TACK_KERNEL_CACHE``, default ``~/.cache/tack/kernels``),
+    created private to the user; a directory others can write is refused."""
+    path = os.environ.get("TACK_KERNEL_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "tack", "kernels")
+    path = os.path.abspath(path)
+    if create:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        check_private(path)
+    return path
+
+
+def check_private(path):
+    st = os.stat(path)
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        raise PermissionError(
+            f"tack: the kernel cache directory {path} belongs to another user (uid {st.st_uid}); "
+            "tack loads compiled code from it, so it must be your own. Set TACK_KERNEL_CACHE to a "
+            "directory of yours")
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise PermissionError(
+            f"tack: the kernel cache directory {path} is writable by other users (mode "
+            f"{stat.S_IMODE(st.st_mode):04o}); tack loads compiled code from it, so it refuses to "
+            f"use it. Run 'chmod 700 {path}' or set TACK_KERNEL_CACHE to a private directory")
+
+
+def cache_key(source, extra=""):
+    from .. import __version__
+    cxx = compiler()
+    h = hashlib.sha256()
+    for part in (f"abi {ABI_VERSION}", f"tack {__version__}", _compiler_identity(cxx), cxx,
+                 " ".join(flags()), cpu_target(), extra, source):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:40]
+
+
+def _checksum(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+class CompileError(RuntimeError):
+    """The C++ compiler failed on generated code (a bug of tack's lowering, or the compiler)."""
+
+
+def load_or_build(source, stats):
+    """The loaded library of `source`: from the disk cache, else compiled into it."""
+    key = cache_key(source)
+    d = cache_dir()
+    so = os.path.join(d, key + ".so")
+    sumfile = os.path.join(d, key + ".sha256")
+    lib = _try_load(so, sumfile)
+    if lib is not None:
+        stats["disk_loads"] += 1
+        return lib, key
+    _compile(source, d, key, so, sumfile)
+    stats["compiles"] += 1
+    lib = _try_load(so, sumfile)
+    if lib is None:
+        raise CompileError(f"tack: the compiled kernel {so} could not be loaded")
+    return lib, key
+
+
+def _try_load(so, sumfile):
+    try:
+        with open(sumfile) as f:
+            expected = f.read().strip()
+    except OSError:
+        return None
+    try:
+        if _checksum(so) != expected:
+            return None
+        lib = ctypes.CDLL(so, mode=os.RTLD_LOCAL | os.RTLD_NOW)
+        if lib.tack_pk_abi() != ABI_VERSION:
+            return None
+    except (OSError, AttributeError):
+        return None
+    return lib
+
+
+def _compile(source, d, key, so, sumfile):
+    cxx = compiler()
+    fd, tmp_src = tempfile.mkstemp(prefix=f".{key}-", suffix=".cpp", dir=d)
+    with os.fdopen(fd, "w") as f:
+        f.write(source)
+    tmp_so = tmp_src[:-4] + ".so"
+    cmd = [cxx, *flags(), "-I", include_dir(), "-o", tmp_so, tmp_src]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        if out.returncode != 0:
+            raise CompileError(
+                "tack: compiling a kernel failed (this is a bug in tack's lowering or in the "
+                f"compiler; the source is kept at {tmp_src}):\n{' '.join(cmd)}\n"
+                + out.stderr[-6000:])
+        digest = _checksum(tmp_so)
+        fd, tmp_sum = tempfile.mkstemp(prefix=f".{key}-", suffix=".sha256", dir=d)
+        with os.fdopen(fd, "w") as f:
+            f.write(digest)
+        os.replace(tmp_sum, sumfile)
+        os.replace(tmp_so, so)
+        os.replace(tmp_src, os.path.join(d, key + ".cpp"))
+    finally:
+        for p in (tmp_so,):
+            if os.path.exists(p):
+                os.unlink(p)
+        if os.path.exists(tmp_src) and "out" in locals() and out.returncode == 0:
+            os.unlink(tmp_src)
+
+
+def compile_lock():
+    return _lock
