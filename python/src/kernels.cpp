@@ -20,6 +20,8 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tackpy {
@@ -164,6 +166,99 @@ void run(const variant& v, const std::vector<std::int64_t>& dims, const launch_s
   }
 }
 
+/// The variants of one kernel whose arguments are all arrays and numbers, by signature: the
+/// launch path of a cached variant, which never returns to Python.
+struct kernel_table {
+  std::unordered_map<std::string, std::pair<nb::object, const variant*>> variants;
+  std::uint64_t hits = 0;
+};
+
+bool debug_mode = false;
+
+/// The signature of a launch whose arguments are all arrays and numbers (false otherwise):
+/// launch dimensions, debug mode, and per argument its dtype, rank and layout, or its kind of
+/// number. Lengths and values are not part of it.
+bool simple_signature(int ndims, nb::handle args, std::string& key) {
+  key.clear();
+  key.push_back(static_cast<char>(ndims));
+  key.push_back(debug_mode ? 'd' : 'n');
+  const std::size_t n = nb::len(args);
+  for (std::size_t i = 0; i < n; ++i) {
+    PyObject* a = PyTuple_GET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i));
+    if (PyFloat_CheckExact(a)) {
+      key.push_back('f');
+    } else if (PyBool_Check(a)) {
+      key.push_back('b');
+    } else if (PyLong_CheckExact(a)) {
+      key.push_back('i');
+    } else {
+      py_array* p = nullptr;
+      if (!nb::try_cast<py_array*>(nb::handle(a), p) || p == nullptr) return false;
+      key.push_back('A');
+      key.push_back(static_cast<char>(p->elem.kind()));
+      key.push_back(static_cast<char>(p->elem.rows()));
+      key.push_back(static_cast<char>(p->elem.cols()));
+      key.push_back(static_cast<char>(p->ndim));
+      key.push_back(p->is_soa() ? 's' : 'a');
+    }
+  }
+  return true;
+}
+
+bool parse_dims(nb::handle dims, std::vector<std::int64_t>& d) {
+  d.clear();
+  if (PyLong_CheckExact(dims.ptr())) {
+    d.push_back(PyLong_AsLongLong(dims.ptr()));
+  } else if (PyTuple_Check(dims.ptr())) {
+    for (nb::handle x : dims) {
+      if (!PyLong_CheckExact(x.ptr())) return false;
+      d.push_back(PyLong_AsLongLong(x.ptr()));
+    }
+  } else {
+    return false;
+  }
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+    return false;
+  }
+  // Anything unusual (no dimension, more than 3, a negative extent) takes the checked path.
+  if (d.empty() || d.size() > 3) return false;
+  for (auto x : d) {
+    if (x < 0) return false;
+  }
+  return true;
+}
+
+/// Fills the slots of simple arguments (one slot each, in order) and runs `v`.
+void launch_simple(const variant& v, const std::vector<std::int64_t>& d, nb::handle args) {
+  launch_slots ls;
+  const std::size_t n = nb::len(args);
+  ls.slots.assign(n, tack_pk_slot{});
+  for (std::size_t s = 0; s < n; ++s) {
+    PyObject* a = PyTuple_GET_ITEM(args.ptr(), static_cast<Py_ssize_t>(s));
+    tack_pk_slot& slot = ls.slots[s];
+    if (PyFloat_CheckExact(a)) {
+      slot.value.f = PyFloat_AS_DOUBLE(a);
+    } else if (PyBool_Check(a)) {
+      slot.value.i = a == Py_True ? 1 : 0;
+    } else if (PyLong_CheckExact(a)) {
+      int overflow = 0;
+      const long long x = PyLong_AsLongLongAndOverflow(a, &overflow);
+      if (overflow > 0) {
+        slot.value.u = nb::cast<std::uint64_t>(nb::handle(a));
+      } else if (overflow < 0) {
+        throw nb::value_error(("tack.launch: " + v.names[s] + " does not fit in 64 bits").c_str());
+      } else {
+        slot.value.i = x;
+      }
+    } else {
+      fill_array(slot, nb::cast<const py_array&>(nb::handle(a)), v, s);
+    }
+  }
+  nb::gil_scoped_release release;
+  run(v, d, ls);
+}
+
 }  // namespace
 
 void bind_kernels(nb::module_& m) {
@@ -178,6 +273,47 @@ void bind_kernels(nb::module_& m) {
           },
           "run"_a, "written"_a, "names"_a, "label"_a, "ndims"_a)
       .def_prop_ro("label", [](const variant& v) { return v.label; });
+
+  nb::class_<kernel_table>(k, "Table")
+      .def(nb::init<>())
+      .def_ro("hits", &kernel_table::hits)
+      .def("clear", [](kernel_table& t) { t.variants.clear(); })
+      .def(
+          "add",
+          [](kernel_table& t, nb::handle dims, nb::tuple args, nb::object v) {
+            std::vector<std::int64_t> d;
+            std::string key;
+            if (!parse_dims(dims, d) || !simple_signature(static_cast<int>(d.size()), args, key)) {
+              return false;
+            }
+            const variant* p = &nb::cast<const variant&>(v);
+            t.variants[key] = {std::move(v), p};
+            return true;
+          },
+          "dims"_a, "args"_a, "variant"_a);
+
+  k.def("set_debug", [](bool on) { debug_mode = on; });
+
+  // The launch of a cached variant: false when the arguments are not all arrays and numbers, or
+  // no variant has their signature yet (Python then walks, compiles and adds it).
+  k.def(
+      "try_launch",
+      [](kernel_table& t, nb::handle dims, nb::tuple args) {
+        thread_local std::vector<std::int64_t> d;
+        thread_local std::string key;
+        if (!parse_dims(dims, d) || !simple_signature(static_cast<int>(d.size()), args, key)) {
+          return false;
+        }
+        const auto it = t.variants.find(key);
+        if (it == t.variants.end()) return false;
+        const variant& v = *it->second.second;
+        const nb::object keep = it->second.first;  // alive while the kernel runs without the GIL
+        ++t.hits;
+        const std::vector<std::int64_t> dims_copy = d;
+        launch_simple(v, dims_copy, args);
+        return true;
+      },
+      "table"_a, "dims"_a, "args"_a);
 
   k.def(
       "launch",

@@ -8,6 +8,7 @@ lowers the kernel for those types, compiles it (or loads it from the disk cache)
 
 import os
 import threading
+import weakref
 
 from .. import _core
 from . import args as A
@@ -16,7 +17,9 @@ from . import ktypes as K
 
 _stats = {"compiles": 0, "disk_loads": 0, "memory_hits": 0}
 _debug = [os.environ.get("TACK_DEBUG", "") not in ("", "0")]
-_kernels = []  # every Kernel, for clear_memory()
+_kernels = weakref.WeakSet()  # every Kernel, for clear_memory()
+_try_launch = _core._kernels.try_launch
+_core._kernels.set_debug(_debug[0])
 
 
 def set_debug(enabled=True):
@@ -24,6 +27,7 @@ def set_debug(enabled=True):
     names the parameter, the index and the rows). Also set by ``TACK_DEBUG=1``. Variants of each
     mode are kept apart."""
     _debug[0] = bool(enabled)
+    _core._kernels.set_debug(_debug[0])
 
 
 def debug():
@@ -34,13 +38,16 @@ def debug():
 def stats():
     """Counters of this process: variants compiled, loaded from the disk cache, and launches that
     found their variant in memory."""
-    return dict(_stats)
+    out = dict(_stats)
+    out["memory_hits"] += sum(k._table.hits for k in _kernels)
+    return out
 
 
 def clear_memory():
     """Forgets every variant held in memory (the next launch loads it from the disk cache)."""
     for k in _kernels:
         k._variants.clear()
+        k._table.clear()
 
 
 def cache_dir():
@@ -54,11 +61,28 @@ def include_dir():
     return build.include_dir()
 
 
+# Redefining a function (a module reloaded, a cell run again) makes every kernel that calls the
+# old definition forget its in-memory variants: the next launch lowers it again, and the new
+# source has a new cache key. (module, qualname) -> kernels whose variants call it.
+_defined = set()
+_dependents = {}
+
+
+def _redefined(fn):
+    key = (fn.__module__, fn.__qualname__)
+    if key in _defined:
+        for k in list(_dependents.get(key, ())):
+            k._variants.clear()
+            k._table.clear()
+    _defined.add(key)
+
+
 class Func:
     """A device function (``@tack.func``): generic, specialized per argument types where a kernel
     calls it. Called on the host, it runs the Python function as written."""
 
     def __init__(self, fn):
+        _redefined(fn)
         self.fn = fn
         self._parsed = None
         self.__name__ = fn.__name__
@@ -115,12 +139,13 @@ class Kernel:
         self.fn = fn
         self._func = Func(fn)
         self._variants = {}
+        self._table = _core._kernels.Table()  # the variants C++ launches without Python
         self._lock = threading.Lock()
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
         self.__doc__ = fn.__doc__
         self.__wrapped__ = fn
-        _kernels.append(self)
+        _kernels.add(self)
 
     def parsed(self):
         return self._func.parsed()
@@ -271,6 +296,8 @@ class _Compiled:
 
 def _compile_variant(tack_mod, kern, ndims, types, debug_mode):
     source, unit, written = generate(tack_mod, kern, ndims, types, debug_mode)
+    for key in unit.functions:
+        _dependents.setdefault(key, weakref.WeakSet()).add(kern)
     with build.compile_lock():
         lib, key = build.load_or_build(source, _stats)
     import ctypes
@@ -285,6 +312,9 @@ def launch(dims, kern, *args, device=None, stream=None):
     ``tack.launch(n, blend, out, x, y, 0.25)``. Arguments: tack arrays of any element type, rank
     and layout (row views too), ``tack.arrays`` implicit arrays, ``@tack.device_class``
     instances, Python numbers, and DLPack tensors (imported without a copy)."""
+    if device is None and stream is None and type(kern) is Kernel and \
+            _try_launch(kern._table, dims, args):
+        return
     import tack as tack_mod
     if not isinstance(kern, Kernel):
         raise TypeError(f"tack.launch: the kernel is a {type(kern).__qualname__}; decorate the "
@@ -308,6 +338,7 @@ def launch(dims, kern, *args, device=None, stream=None):
                 kern._variants[sig] = compiled = c
     else:
         _stats["memory_hits"] += 1
+    kern._table.add(dims, args, compiled.variant)
     _core._kernels.launch(compiled.variant, dims, w.slots, w.kinds)
 
 

@@ -100,6 +100,7 @@ class Unit:
         self.counter = 0
         self.sources = []        # (qualname, source) of every Python function lowered
         self.tack = None         # the tack module (dtypes and intrinsics are recognized by it)
+        self.functions = set()   # (module, qualname) of every Python function lowered
 
     def fresh(self, stem):
         self.counter += 1
@@ -109,6 +110,7 @@ class Unit:
         item = (pyf.qualname, pyf.filename, pyf.source)
         if item not in self.sources:
             self.sources.append(item)
+        self.functions.add((pyf.fn.__module__, pyf.qualname))
 
 
 class FuncSpec:
@@ -375,7 +377,9 @@ class Lowerer:
             cname, vt = self.vars[name]
             if name in self.pyf.params and not self.is_param_value(name):
                 self.refuse(target, f"'{name}' is a parameter of another kind")
-            if vt != t and not (isinstance(t, K.Scalar) and t.weak and isinstance(vt, K.Scalar)):
+            weak_fits = (isinstance(t, K.Scalar) and t.weak and isinstance(vt, K.Scalar) and
+                         not vt.is_bool and (t.kind == "wint" or vt.is_float))
+            if vt != t and not weak_fits:
                 if not (isinstance(vt, K.Scalar) and vt.weak):
                     self.refuse(target, f"variable '{name}' changes type from {vt.name()} to "
                                 f"{t.name()}; a variable keeps the type of its first assignment "
@@ -1082,10 +1086,10 @@ def specialize(unit, func, arg_types, tack_mod, node, caller):
     spec = unit.funcs.get(key)
     if spec is not None:
         return spec
-    if id(func) in unit.in_progress:
+    if key in unit.in_progress:
         caller.refuse(node, f"{pyf.qualname}() calls itself (directly or through other "
                       "functions); recursion is not supported in kernels")
-    unit.in_progress.append(id(func))
+    unit.in_progress.append(key)
     try:
         low = Lowerer(unit, pyf, arg_types, False, tack_mod)
         low.body(pyf.tree.body)
