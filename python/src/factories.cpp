@@ -70,7 +70,8 @@ py_array factory(nb::handle shape, nb::handle dtype, nb::handle device, nb::hand
 py_array like(const py_array& proto, nb::handle dtype, nb::handle device, nb::handle layout,
               init how, const char* op) {
   tack::dtype elem = dtype_from(dtype, proto.elem, op);
-  // A scalar override keeps the prototype's vector/matrix dimensions (seed 001).
+  // A scalar dtype override keeps the prototype's vector/matrix dimensions and changes only the
+  // component precision: a vec3(f32) prototype with dtype=f64 gives a vec3(f64) array.
   if (elem.is_scalar() && !proto.elem.is_scalar()) {
     elem = proto.elem.is_vector()
                ? tack::dtype::vector(elem.kind(), proto.elem.rows())

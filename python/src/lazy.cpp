@@ -760,8 +760,8 @@ struct component_node final : node {
 
 /// A vector of scalar arrays (`Components`): reads and writes each component's array.
 struct components_node final : parts_node {
-  // Seed 001: Components "reads back with numpy() and reduces, but takes no copyto, fill or
-  // atomics, and is not an Array".
+  // Components is an implicit array, not storage: it reads back with numpy() and reduces, but
+  // takes no copyto, fill or atomics, and is not a tack.Array (tack.soa makes SoA storage).
   bool writable() const override { return false; }
   [[noreturn]] void refuse_store() const override {
     throw nb::type_error(("tack.copyto: " + name() +
@@ -1341,7 +1341,8 @@ void bind_lazy(nb::module_& m) {
         return to_numpy(materialize(v))[nb::int_(0)];
       });
 
-  // Arithmetic on arrays and implicit arrays builds implicit arrays (DESIGN §6, "Expressions").
+  // Arithmetic on arrays and implicit arrays (`+ - * /`, unary `-`, the math functions) builds
+  // implicit arrays, evaluated lazily: `copyto(out, a + 2 * b)` is one pass, with no temporary.
   m.def("_binary", &lazy_binary);
   m.def("_unary", &lazy_unary);
   m.def("_reduce_lazy", &reduce_lazy);

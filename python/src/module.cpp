@@ -26,9 +26,9 @@ NB_MODULE(_core, m) {
   // The interned dtype objects and the exception types live as long as the process.
   nb::set_leak_warnings(false);
 
-  // tack.ReadOnlyError is a ValueError and tack.DeviceError a RuntimeError (DESIGN §12); an export
-  // that cannot be made is both a BufferError (what the array API asks of __dlpack__) and a
-  // ValueError (what tack's value_error maps to).
+  // tack.ReadOnlyError is a ValueError and tack.DeviceError a RuntimeError, so code that catches
+  // Python's built-in errors catches tack's; an export that cannot be made is both a BufferError
+  // (what the array API asks of __dlpack__) and a ValueError (what tack's value_error maps to).
   read_only_error_type = nb::steal(
       PyErr_NewExceptionWithDoc("tack.ReadOnlyError", "A write to read-only memory (a ValueError).",
                                 PyExc_ValueError, nullptr));

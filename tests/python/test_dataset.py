@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""tack.dataset from Python: the seed's snippet verbatim, meshes of the three kinds, fields of every
-element type, interpolation, zero-copy arrays, refusals, and the files it writes and reads
-(tests/dataset/ is the C++ counterpart)."""
+"""tack.dataset from Python: the snippet of docs/dataset.md as written, meshes of the three kinds,
+fields of every element type, interpolation, zero-copy arrays, refusals, and the files it writes
+and reads (tests/dataset/ is the C++ counterpart)."""
 
 import gc
 import sys

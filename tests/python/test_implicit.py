@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""tack.arrays: the implicit arrays of seed 001 and lazy arithmetic."""
+"""tack.arrays: the implicit arrays (computed and rearranging, docs/reference/python.md) and lazy
+arithmetic."""
 
 import numpy as np
 import pytest
@@ -75,7 +76,7 @@ def test_rearranging_arrays_read_and_write():
     assert comp.dtype is tack.vec2()
     np.testing.assert_array_equal(comp.numpy(), [[0, 2], [0, 4]])
     assert tack.sum(comp) == 6
-    # seed 001: Components is an implicit array, not storage: no copyto, no fill
+    # Components is an implicit array, not storage: no copyto, no fill (tack.soa makes storage)
     with pytest.raises(TypeError, match="tack.soa"):
         tack.copyto(comp, np.array([[1, 2], [3, 4]], np.float32))
     with pytest.raises(TypeError, match="not storage"):

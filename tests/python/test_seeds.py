@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Every Python snippet of the source documents that needs no kernel compiled from Python,
-verbatim (seeds 000 and 001)."""
+"""The Python snippets of the tours (row views, element types, structure-of-arrays storage, the
+indexing protocol), as a user writes them."""
 
 import numpy as np
 import pytest
@@ -47,21 +47,36 @@ def test_seed001_soa_snippet():
     assert np.all(vel.numpy() == 0.0)
 
 
-def test_seed001_counting_device_class_needs_compiled_kernels():
-    with pytest.raises(NotImplementedError, match="kernels compiled from Python"):
+@tack.device_class
+class Counting:
+    def __init__(self, n, start, step):
+        self.n, self.start, self.step = n, start, step
 
-        @tack.device_class
-        class Counting:
-            def __init__(self, n, start, step):
-                self.n, self.start, self.step = n, start, step
+    @tack.func
+    def __getitem__(self, k):
+        return self.start + self.step * k
 
-            @tack.func
-            def __getitem__(self, k):
-                return self.start + self.step * k
+    @tack.func
+    def __len__(self):
+        return self.n
 
-            @tack.func
-            def __len__(self):
-                return self.n
+
+@tack.kernel
+def _gather_all(i, out, src):
+    if i < len(src):
+        out[i] = src[i]
+
+
+def test_seed001_counting_device_class_in_a_kernel():
+    # The indexing protocol: a device class with __getitem__ and __len__ is indexed as an array.
+    out = tack.zeros((6,), tack.f64)
+    tack.launch(6, _gather_all, out, Counting(4, 1.5, 2.0))
+    np.testing.assert_array_equal(out.numpy(), [1.5, 3.5, 5.5, 7.5, 0.0, 0.0])
+    # a new length and start: the same compiled variant
+    before = tack.kernels.stats()["compiles"] + tack.kernels.stats()["disk_loads"]
+    tack.launch(6, _gather_all, out, Counting(6, -1.0, 0.5))
+    assert tack.kernels.stats()["compiles"] + tack.kernels.stats()["disk_loads"] == before
+    np.testing.assert_array_equal(out.numpy(), [-1.0, -0.5, 0.0, 0.5, 1.0, 1.5])
 
 
 def test_seed001_array_never_infers_vectors():

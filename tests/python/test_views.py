@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Row views a[i:j], every rule of seed 000."""
+"""Row views a[i:j]: Python bounds, empty ranges, refused steps, views of views, lifetime,
+read-only roots, shared write versions, SoA rows, and the refusals (docs/reference/views.md)."""
 
 import gc
 import weakref

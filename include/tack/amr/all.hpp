@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::amr`: block-structured AMR level buffers (DESIGN.md §13, docs/amr.md).
+/// @file `tack::amr`: block-structured AMR level buffers (docs/amr.md).
 
 #include <tack/amr/baseline.hpp>
 #include <tack/amr/box.hpp>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::amr::baseline`: the way seed 000 says ghost cells and averaging were done before
-/// row views, kept to measure against. Each box's values are a separately allocated array; an
-/// operation concatenates a level's box arrays into one buffer (copy per box), runs the same
-/// kernels over the same segment lists as `tack::amr::fill_ghost_cells` / `average_down`, and
-/// copies the results back box by box. The results are the same bits.
+/// @file `tack::amr::baseline`: ghost cells and averaging done the way AMR codes did them before
+/// row views (docs/amr.md, "The baseline"), kept to measure against. Each box's values are a
+/// separately allocated array; an operation concatenates a level's box arrays into one buffer (copy
+/// per box), runs the same kernels over the same segment lists as `tack::amr::fill_ghost_cells` /
+/// `average_down`, and copies the results back box by box. The results are the same bits.
 
 #include <tack/amr/hierarchy.hpp>
 #include <tack/amr/operations.hpp>

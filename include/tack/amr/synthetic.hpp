@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::amr::synthetic_hierarchy`: a hierarchy shaped like AMR-Wind's five-level run of
-/// seed 000 (15,598 boxes at full size), boxes clustered around a refined feature.
+/// @file `tack::amr::synthetic_hierarchy`: a hierarchy shaped like an AMR-Wind run with five levels
+/// (15,598 boxes at full size, docs/amr.md), boxes clustered around a refined feature.
 
 #include <tack/amr/hierarchy.hpp>
 

@@ -2,8 +2,8 @@
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
 /// @file `tack::array<T, Rank, Space>`: the reference-counted handle to typed storage, its row
-/// views (§5) and its Axom-style growth. The handle holds the state of one of two storage
-/// policies, chosen by its run-time layout in one place (`visit_storage`):
+/// views (`rows`, `a[slice]`) and its Axom-style growth. The handle holds the state of one of two
+/// storage policies, chosen by its run-time layout in one place (`visit_storage`):
 /// `detail::aos_storage` (array/detail/aos_storage.hpp: one root buffer and a byte offset) and
 /// `detail::soa_storage` (array/detail/soa_storage.hpp: a shared block of component arrays and a
 /// row window). Both offer the same primitives: shape, rows window, host element access, kernel

@@ -23,10 +23,11 @@ std::array<index_t, R> to_shape(const index_t (&e)[R]) {
 }
 }  // namespace detail
 
-/// Uninitialized array; costs no pass over memory. The element type defaults to `float`, as the
-/// seed's factories do: `auto a = tack::empty({6, 3});  // array<float, 2>`. Elements that are
-/// objects (`std::string`, classes with constructors) are value-initialized, as `std::vector(n)`
-/// makes them: `auto names = tack::empty<std::string>({2, 3});  // six empty strings`
+/// Uninitialized array; costs no pass over memory. The element type defaults to `float`, as in
+/// every factory of tack's C++ and Python APIs:
+/// `auto a = tack::empty({6, 3});  // array<float, 2>`. Elements that are objects (`std::string`,
+/// classes with constructors) are value-initialized, as `std::vector(n)` makes them:
+/// `auto names = tack::empty<std::string>({2, 3});  // six empty strings`
 template <class T = float, std::size_t R>
 array<T, static_cast<int>(R)> empty(const index_t (&extents)[R], const options& opts = {}) {
   return detail::make_array<T, static_cast<int>(R)>(detail::to_shape(extents), opts);

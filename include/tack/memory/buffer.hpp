@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::buffer`: one allocation (aether's Chunk, Tack's DeviceBuffer), shared by handles.
+/// @file `tack::buffer`: one allocation (pointer, bytes, device, allocator id, read-only flag,
+/// write version, optional external owner), shared by handles.
 
 #include <tack/memory/allocator.hpp>
 #include <tack/memory/device.hpp>

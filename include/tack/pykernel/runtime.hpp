@@ -349,6 +349,20 @@ TACK_FORCEINLINE constexpr T map(const T& x, F f) {
   }
 }
 
+/// Component `c` of an element reference, stored into in place: `v[c]` of a `vec&`, entry
+/// `c / cols, c % cols` of a `mat&`, `component(c)` of a SoA proxy.
+template <class R>
+TACK_FORCEINLINE decltype(auto) component(R&& ref, int c) {
+  using E = std::remove_cvref_t<R>;
+  if constexpr (is_vec_v<E>) {
+    return (ref[c]);
+  } else if constexpr (is_element<E>::value) {
+    return (ref(c / E::cols, c % E::cols));
+  } else {
+    return ref.component(c);
+  }
+}
+
 // ---- argument slots -----------------------------------------------------------------------------
 
 /// The extents of a slot as the `std::array` a kernel view takes.

@@ -56,8 +56,9 @@ struct element_traits<mat<T, R, C>> {
 };
 }  // namespace detail
 
-/// `item<T>` is `T`, `item<T, N>` is `vec<T, N>`, `item<T, R, C>` is `mat<T, R, C>` (aether's
-/// `Item<T, Es...>`). `tack::item<double, 3, 3> m = tack::identity<double, 3>();`
+/// `item<T>` is `T`, `item<T, N>` is `vec<T, N>`, `item<T, R, C>` is `mat<T, R, C>`: one name for
+/// the element types a kernel holds in registers:
+/// `tack::item<double, 3, 3> m = tack::identity<double, 3>();`
 template <class T, int... E>
 using item = typename detail::item_type<T, E...>::type;
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::layout_right`: row-major mapping, the last index varies fastest (C, NumPy, aether's
-/// default). Over extents `(C, N)` it maps `(c, i)` to `c * N + i`: every component's N samples are
-/// contiguous, which is what makes an aether-style view structure-of-arrays.
+/// @file `tack::layout_right`: row-major mapping, the last index varies fastest (C, NumPy,
+/// `std::mdspan`'s default). Over extents `(C, N)` it maps `(c, i)` to `c * N + i`: every
+/// component's N samples are contiguous, which is what makes such a view structure-of-arrays.
 
 #include <tack/view/detail/packed_mapping.hpp>
 

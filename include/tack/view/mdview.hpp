@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::mdview<T, Extents, Layout, Accessor>`: an mdspan-style, non-owning view (aether's
-/// `View`): a data handle, a layout mapping that turns a multi-index into an offset, and an
-/// accessor that turns the handle and an offset into an element (`std::mdspan`'s three policies).
+/// @file `tack::mdview<T, Extents, Layout, Accessor>`: an mdspan-style, non-owning view: a data
+/// handle, a layout mapping that turns a multi-index into an offset, and an accessor that turns
+/// the handle and an offset into an element (`std::mdspan`'s three policies).
 /// Building one is arithmetic; it owns and copies nothing, is trivially copyable and works on
 /// host and device. Every kernel view is one: `tack::view` (row-major, `default_accessor`),
 /// `tack::soa_view` (row-major, `soa_accessor`: component pointers and a proxy), `tack::array_view`

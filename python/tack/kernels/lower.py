@@ -819,6 +819,13 @@ class Lowerer:
         return self.value(sl)
 
     def store(self, target, code, t):
+        inner = target.value
+        if isinstance(inner, ast.Subscript):
+            # a[i][c] = v: a component of an element stored in place (either layout)
+            arr_code, at = self.expr(inner.value)
+            if isinstance(at, (K.ArrayT, K.ImplicitT)) and isinstance(at.elem, (K.Vec, K.Mat)):
+                self.component_store(target, inner, arr_code, at, code, t)
+                return
         base_code, bt = self.expr(target.value)
         if isinstance(bt, (K.ArrayT, K.ImplicitT)):
             self.check_writable(bt, target)
@@ -850,6 +857,23 @@ class Lowerer:
             self.emit(f"{base_code}[int({idx[0][0]})] = {cvt(code, t, bt.scalar)};")
             return
         self.refuse(target, f"{bt.name()} cannot be stored into")
+
+    def component_store(self, target, inner, arr_code, at, code, t):
+        self.check_writable(at, target)
+        if not isinstance(t, K.Scalar):
+            self.refuse(target, f"a component of {at.elem.name()} is a number, not {t.name()}")
+        ref = self.array_ref(arr_code, at, self.index_codes(inner), inner)
+        comp = self.index_codes(target)
+        e = at.elem
+        if isinstance(e, K.Vec):
+            if len(comp) != 1:
+                self.refuse(target, f"a component of {e.name()} takes one index")
+            flat = f"int({comp[0][0]})"
+        else:
+            if len(comp) != 2:
+                self.refuse(target, f"an entry of {e.name()} takes two indices (m[r, c])")
+            flat = f"int({comp[0][0]}) * {e.cols} + int({comp[1][0]})"
+        self.emit(f"{_RT}component({ref}, {flat}) = {cvt(code, t, e.scalar)};")
 
     def value_as(self, code, t, elem, node):
         if isinstance(elem, K.Scalar):
