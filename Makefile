@@ -121,6 +121,9 @@ bench: deps $(HOST_DIR)/CMakeCache.txt python
 	cmake --build $(HOST_DIR) -j $(JOBS)
 	scripts/run-benchmarks $(HOST_DIR)
 	$(VENV)/bin/python benchmarks/python/bench_python.py
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numba==0.68.1 \
+	  || echo "make: numba could not be installed; the kernel benchmarks skip it"
+	$(VENV)/bin/python benchmarks/python/bench_kernels.py
 
 ## make gpu-check: what scripts/gpu-check runs on a machine with a GPU
 gpu-check:
