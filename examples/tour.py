@@ -19,7 +19,7 @@ middle = temperature[2:4]
 middle.fill(1.0)
 print("rows after filling rows 2..4:\n", temperature.numpy())
 
-# Structure-of-arrays over existing arrays, no copy.
+# Structure-of-arrays storage over existing arrays, no copy.
 x, y, z = (tack.array(np.linspace(0, 1, 5, dtype=np.float32) + k) for k in range(3))
 pos = tack.soa(x, y, z)
 print("soa:", pos.layout, pos.dtype, "sum of components:", tack.sum(pos))
@@ -31,6 +31,57 @@ out = tack.empty(8)
 tack.copyto(out, a + 2.0 * b)
 print("a + 2b:", out.numpy())
 print("sum of squares of 0..99:", tack.sum(ta.CountingArray(100) * ta.CountingArray(100)))
+
+# Kernels written in Python: compiled to C++ on first launch, cached on disk after.
+@tack.func
+def lerp(x, y, t):
+    return x + t * (y - x)
+
+
+@tack.kernel
+def blend(i, out, x, y, t):
+    out[i] = lerp(x[i], y[i], t)
+
+
+tack.launch(8, blend, out, a, b, 0.25)
+print("blend(a, 1, 0.25):", out.numpy())
+
+
+# A device class: indexed in kernels exactly as an array (the indexing protocol).
+@tack.device_class
+class Counting:
+    def __init__(self, n, start, step):
+        self.n, self.start, self.step = n, start, step
+
+    @tack.func
+    def __getitem__(self, k):
+        return self.start + self.step * k
+
+    @tack.func
+    def __len__(self):
+        return self.n
+
+
+@tack.kernel
+def copy_values(i, dst, src):
+    if i < len(src):
+        dst[i] = src[i]
+
+
+tack.launch(8, copy_values, out, Counting(8, 0.5, 0.25))
+print("Counting(8, 0.5, 0.25):", out.numpy())
+
+
+# One kernel over both layouts: a SoA array and an interleaved one, unchanged.
+@tack.kernel
+def normalize_all(i, v):
+    v[i] = tack.normalize(v[i])
+
+
+for layout in ("soa", "aos"):
+    v = tack.full((4,), [3.0, 0.0, 4.0], tack.vec3(), layout=layout)
+    tack.launch(4, normalize_all, v)
+    print(f"normalized ({layout}):", v.numpy()[0])
 
 # DLPack both ways: NumPy sees tack's memory and tack sees NumPy's.
 shared = np.from_dlpack(temperature[1:3])

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A tour of tack, one section per capability, on the source documents' own examples.
+// A tour of tack, one section per area: element types, arrays and growth, row views, Axom-style
+// views, structure-of-arrays storage, implicit arrays, kernels and algorithms, DLPack, datasets.
 // `make demo` builds and runs it.
 #include <tack/tack.hpp>
 
@@ -39,14 +40,14 @@ struct vortex_kernel {
 int main(int argc, char** argv) {
   std::cout << "tack " << TACK_VERSION_STRING << " — typed arrays and zero-copy views\n";
 
-  section("Element types (DESIGN §2)");
+  section("Element types");
   tack::vec3f up{0, 0, 1}, east{1, 0, 0};
   tack::mat2d m{{4, 7}, {2, 6}};
   std::cout << "cross(east, up) = " << tack::to_string(tack::cross(east, up)) << "\n";
   std::cout << "inverse([[4, 7], [2, 6]]) = " << tack::to_string(tack::inverse(m)) << "\n";
   std::cout << "dtype of mat3f: " << tack::dtype_of<tack::mat3f>().name() << "\n";
 
-  section("Arrays and growth (Axom's Array, seeds/003)");
+  section("Arrays and growth (as Axom's Array grows)");
   tack::array<int> a;
   a.push_back(2);
   a.push_back(5);
@@ -70,13 +71,13 @@ int main(int argc, char** argv) {
   std::cout << "host blocks kept for reuse: " << tack::host_cached_bytes() / (1 << 20)
             << " MiB (limit " << tack::host_cache_limit() / (1 << 20) << " MiB)\n";
 
-  section("Element types in arrays (seeds/001)");
+  section("Element types in arrays");
   auto velocity = tack::empty<tack::vec3f>(100);
   velocity.fill({1.0f, 0.0f, 0.0f});
   std::cout << velocity.describe() << ", storage shape "
             << tack::shape_string(velocity.storage_shape()) << "\n";
 
-  section("Row views (seeds/000)");
+  section("Row views");
   auto rows = tack::zeros<double>({6, 3});
   auto middle = rows[tack::slice(2, 4)];  // rows 2 and 3, the same memory
   middle.fill(1.0);
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
   std::cout << "middle: " << middle.describe() << "\n";
   std::cout << "rows(3, 0) = " << rows(3, 0) << ", rows(4, 0) = " << rows(4, 0) << "\n";
 
-  section("Axom ArrayView with spacing (seeds/003)");
+  section("Views with spacing (Axom's ArrayView)");
   auto flat = tack::array_from({2, 5, 6, 11, 1, 4});
   tack::mc_array_view<int> c(flat.data(), 3, 2);
   c(0, 0) = 1;
@@ -93,7 +94,7 @@ int main(int argc, char** argv) {
   for (int v : c) std::cout << " " << v;
   std::cout << "\n";
 
-  section("Structure-of-arrays (seeds/001, seeds/004)");
+  section("Structure-of-arrays storage");
   auto x = tack::array_from<float>({3, 0, 0});
   auto y = tack::array_from<float>({4, 2, 0});
   auto z = tack::array_from<float>({0, 0, 5});
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
   tack::launch(interleaved.size(), normalize_kernel{}, interleaved);  // same kernel, tack::view
   std::cout << "the same kernel over an interleaved copy: " << interleaved << "\n";
 
-  section("Implicit arrays (seeds/001)");
+  section("Implicit arrays");
   auto squares =
       tack::arrays::transform(tack::arrays::counting<double>(5), [](double v) { return v * v; });
   std::cout << "transform(counting(5), v*v) =";
@@ -122,7 +123,7 @@ int main(int argc, char** argv) {
                                        [](std::int64_t v) { return v * v * v; });
   std::cout << "sum of i^3 for i < 1000, nothing stored: " << tack::sum(cubes) << "\n";
 
-  section("Kernels and algorithms (DESIGN §7, §8)");
+  section("Kernels and algorithms");
   auto values = tack::array_from<float>({2, 5, 11, 4});
   std::cout << "sum " << tack::sum(values) << ", min " << tack::min(values) << ", max "
             << tack::max(values) << ", mean " << tack::mean(values) << "\n";
@@ -134,7 +135,7 @@ int main(int argc, char** argv) {
   std::cout << "parallel_reduce of 0..999 = " << sum << " on " << tack::num_threads()
             << " thread(s)\n";
 
-  section("DLPack (DESIGN §9)");
+  section("DLPack interop");
   auto grid = tack::zeros<float>({4, 3});
   auto* tensor = tack::to_dlpack(grid.rows(1, 3));  // a view: the root's memory, a byte offset
   std::cout << "exported rows [1, 3) of a (4, 3) array: ndim " << tensor->dl_tensor.ndim
@@ -153,7 +154,7 @@ int main(int argc, char** argv) {
   grid.reserve(100);
   std::cout << "after the import is gone, capacity " << grid.capacity() << " rows\n";
 
-  section("Dataset fields (DESIGN §10, seeds/001)");
+  section("Dataset fields");
   namespace td = tack::dataset;
   td::uniform_grid flow({64, 64, 8}, {-1.5, -1.5, 0}, {3.0 / 63, 3.0 / 63, 1.0 / 7});
   auto space = td::H1(flow);  // one value per point, trilinear in each cell

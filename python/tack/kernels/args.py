@@ -60,10 +60,16 @@ def describe(w, value, what, depth=0):
     if getattr(type(value), "__tack_device_class__", False):
         return class_type(w, value, what, depth)
     if isinstance(value, tack.arrays.ImplicitArray):
+        if type(value) is tack.arrays.ImplicitArray:
+            raise TypeError(
+                f"tack.launch: {what} is an implicit array built by arithmetic on arrays "
+                f"({value!r}); kernels take the library's implicit arrays and device classes, so "
+                "pass the operands and write the arithmetic in the kernel")
         raise TypeError(
-            f"tack.launch: {what} is an implicit array built by arithmetic on arrays "
-            f"({value!r}); kernels take the library's implicit arrays and device classes, so "
-            "pass the operands and write the arithmetic in the kernel")
+            f"tack.launch: {what} is a tack.arrays.{type(value).__name__}, which kernels do not "
+            "take yet (CountingArray, ConstantArray, Cast, Permutation, Concatenate, View, "
+            "Strided, ExtractComponent, Components, Function and Transform do); store it with "
+            "tack.copyto first")
     if hasattr(value, "__dlpack__"):
         arr = tack.from_dlpack(value)
         w.keep.append(arr)
