@@ -259,6 +259,54 @@ void launch_simple(const variant& v, const std::vector<std::int64_t>& d, nb::han
   run(v, d, ls);
 }
 
+/// Adds `v[lo..hi)` pairwise (the order of a balanced tree over the blocks).
+template <class Acc>
+Acc pairwise(const Acc* v, std::size_t lo, std::size_t hi) {
+  if (hi - lo == 1) return v[lo];
+  const std::size_t mid = lo + (hi - lo) / 2;
+  const Acc a = pairwise(v, lo, mid), b = pairwise(v, mid, hi);
+  if constexpr (std::is_integral_v<Acc>) {  // wraps, as NumPy's integer sums
+    return static_cast<Acc>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+  } else {
+    return a + b;
+  }
+}
+
+/// The sum of an implicit array of `n` elements by `fn` over fixed blocks (in parallel), the
+/// blocks' sums added pairwise in block order: the same result for every thread count.
+template <class Acc>
+Acc sum_blocks(tack_pk_sum_fn fn, const tack_pk_slot* slots, std::int64_t n,
+               const std::string& label) {
+  constexpr std::int64_t block = std::int64_t(1) << 15;
+  if (n <= 0) return Acc(0);
+  const std::int64_t nblocks = (n + block - 1) / block;
+  std::vector<Acc> partial(static_cast<std::size_t>(nblocks));
+  tack_pk_error error{};
+  std::atomic<int> any{0};
+  std::mutex first;
+  auto one = [&](tack::index_t b) {
+    if (any.load(std::memory_order_relaxed)) return;
+    tack_pk_error e{};
+    const std::int64_t lo = b * block, hi = std::min(n, lo + block);
+    if (fn(slots, lo, hi, &partial[static_cast<std::size_t>(b)], &e) != 0) {
+      std::lock_guard<std::mutex> lock(first);
+      if (!any.exchange(1)) error = e;
+    }
+  };
+  if (nblocks == 1) {
+    one(0);
+  } else {
+    tack::parallel_for(tack::cpu(), nblocks, one);
+  }
+  if (any.load()) {
+    error.message[sizeof error.message - 1] = 0;
+    const std::string msg = "tack.sum: " + label + ": " + error.message;
+    if (error.kind == 1) throw nb::index_error(msg.c_str());
+    throw std::runtime_error(msg);
+  }
+  return pairwise(partial.data(), 0, partial.size());
+}
+
 }  // namespace
 
 void bind_kernels(nb::module_& m) {
@@ -293,6 +341,53 @@ void bind_kernels(nb::module_& m) {
           "dims"_a, "args"_a, "variant"_a);
 
   k.def("set_debug", [](bool on) { debug_mode = on; });
+
+  // tack.sum of an implicit array computed by a @tack.func: one pass, no stored temporary.
+  // acc: 0 float, 1 double, 2 int64, 3 uint64 (the accumulator tack.sum uses for the scalar kind).
+  k.def(
+      "sum",
+      [](const variant& v, std::uintptr_t fn, nb::handle values, nb::handle kinds, std::int64_t n,
+         int acc) -> nb::object {
+        launch_slots ls;
+        fill_slots(ls, v, values, kinds);
+        const auto f = reinterpret_cast<tack_pk_sum_fn>(fn);
+        const tack_pk_slot* s = ls.slots.data();
+        switch (acc) {
+          case 0: {
+            float r;
+            {
+              nb::gil_scoped_release release;
+              r = sum_blocks<float>(f, s, n, v.label);
+            }
+            return nb::cast(r);
+          }
+          case 1: {
+            double r;
+            {
+              nb::gil_scoped_release release;
+              r = sum_blocks<double>(f, s, n, v.label);
+            }
+            return nb::cast(r);
+          }
+          case 2: {
+            std::int64_t r;
+            {
+              nb::gil_scoped_release release;
+              r = sum_blocks<std::int64_t>(f, s, n, v.label);
+            }
+            return nb::cast(r);
+          }
+          default: {
+            std::uint64_t r;
+            {
+              nb::gil_scoped_release release;
+              r = sum_blocks<std::uint64_t>(f, s, n, v.label);
+            }
+            return nb::cast(r);
+          }
+        }
+      },
+      "variant"_a, "fn"_a, "values"_a, "kinds"_a, "n"_a, "acc"_a);
 
   // The launch of a cached variant: false when the arguments are not all arrays and numbers, or
   // no variant has their signature yet (Python then walks, compiles and adds it).

@@ -248,6 +248,34 @@ def test_python_numbers_are_weak_run_time_parameters():
     assert tack.kernels.stats()["compiles"] == before
 
 
+def test_numpy_scalars_are_strong_parameters():
+    # NumPy 2: a NumPy scalar keeps its type (np.float64 too, although it subclasses float)
+    x32 = np.array([0.1, 1.0, 3.3], np.float32)
+    o64 = tack.zeros(3, tack.f64)
+    tack.launch(3, add_param, o64, tack.array(x32), np.float64(0.1))
+    want = x32 + np.float64(0.1)
+    assert want.dtype == np.float64
+    np.testing.assert_array_equal(o64.numpy(), want)
+    tack.launch(3, add_param, o64, tack.array(x32), np.float32(0.1))
+    np.testing.assert_array_equal(o64.numpy(), (x32 + np.float32(0.1)).astype(np.float64))
+    x8 = np.array([127, 0, -128], np.int8)
+    oi = tack.zeros(3, tack.i64)
+    tack.launch(3, add_param, oi, tack.array(x8), np.int64(1))  # int8 + int64: int64, no wrap
+    np.testing.assert_array_equal(oi.numpy(), x8 + np.int64(1))
+    tack.launch(3, add_param, oi, tack.array(x8), np.int8(1))  # int8 + int8 wraps
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(oi.numpy(), x8 + np.int8(1))
+
+
+def test_a_non_contiguous_numpy_argument_is_refused_not_copied():
+    base = np.zeros(10)
+    with pytest.raises(ValueError):
+        tack.launch(5, copy_k, base[::2], np.arange(5.0))  # a copy would lose the stores
+    assert not base.any()
+    with pytest.raises(ValueError):
+        tack.launch((3, 4), copy2_k, np.zeros((3, 4), order="F"), np.zeros((3, 4)))
+
+
 def test_bool_parameter():
     x = tack.array(np.array([1.0, -2.0]))
     out = tack.zeros(2, tack.f64)
@@ -346,6 +374,25 @@ def test_vector_and_matrix_arithmetic_matches_numpy():
     np.testing.assert_allclose(s[:, 1], np.linalg.norm(xv, axis=1), rtol=1e-5)
     np.testing.assert_allclose(s[:, 2], xv[:, 0] + yv[:, 2], rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(s[:, 3], xv[:, 1] / np.linalg.norm(xv, axis=1), rtol=1e-5, atol=1e-6)
+
+
+@tack.kernel
+def mat_vec(i, out, m, v):
+    out[i] = m[i] * v[i]
+
+
+@pytest.mark.parametrize("layout", ["aos", "soa"])
+def test_mat4_times_vec4_in_every_layout(layout):
+    rng = np.random.default_rng(8)
+    mv = rng.standard_normal((9, 4, 4)).astype(np.float32)
+    vv = rng.standard_normal((9, 4)).astype(np.float32)
+    m = tack.zeros((9,), tack.mat4(), layout=layout)  # 16 components: 16 SoA arrays
+    v = tack.zeros((9,), tack.vec4(), layout=layout)
+    tack.copyto(m, mv)
+    tack.copyto(v, vv)
+    out = tack.zeros((9,), tack.vec4(), layout=layout)
+    tack.launch(9, mat_vec, out, m, v)
+    np.testing.assert_allclose(out.numpy(), np.einsum("nij,nj->ni", mv, vv), rtol=1e-5, atol=1e-5)
 
 
 @tack.kernel
@@ -613,14 +660,41 @@ def test_vector_atomic_add(layout):
     assert not got[0].any() and not got[5].any()
 
 
-@pytest.mark.parametrize("name", ["f32", "i32", "f64", "i64"])
+ATOMIC_DTYPES = ["f32", "f64", "i32", "i64", "u32", "u64"]
+
+
+@pytest.mark.parametrize("name", ATOMIC_DTYPES)
 def test_atomic_min_and_max(name):
     rng = np.random.default_rng(11)
-    xs = (rng.standard_normal(10000) * 1000).astype(tack.dtype(name).numpy)
-    lo = tack.full(1, 1e9 if name.startswith("f") else 2**30, tack.dtype(name))
-    hi = tack.full(1, -1e9 if name.startswith("f") else -(2**30), tack.dtype(name))
+    dt = tack.dtype(name).numpy
+    if dt.kind == "f":
+        xs = (rng.standard_normal(10000) * 1000).astype(dt)
+    else:
+        info = np.iinfo(dt)
+        xs = rng.integers(info.min, info.max, 10000, dtype=dt, endpoint=True)
+    lo = tack.array(xs[:1].copy())
+    hi = tack.array(xs[:1].copy())
     tack.launch(len(xs), extremes, lo, hi, tack.array(xs))
     assert lo.numpy()[0] == xs.min() and hi.numpy()[0] == xs.max()
+
+
+@tack.kernel
+def count_k(i, bins, data):
+    tack.atomic_add(bins, data[i], 1)
+
+
+@pytest.mark.parametrize("name", ATOMIC_DTYPES)
+def test_atomic_add_of_every_atomic_dtype(name):
+    data = np.arange(20000) % 7
+    bins = tack.zeros(7, tack.dtype(name))
+    tack.launch(len(data), count_k, bins, tack.array(data))
+    np.testing.assert_array_equal(bins.numpy(), np.bincount(data, minlength=7))
+
+
+@pytest.mark.parametrize("name", ["i8", "u8", "i16", "u16"])
+def test_atomics_on_narrow_integers_are_refused(name):
+    with pytest.raises(TypeError, match=_at("count")):
+        tack.launch(4, tack.kernel(count_narrow), tack.zeros(4, tack.dtype(name)), tack.array(np.arange(4)))
 
 
 @tack.kernel
@@ -694,6 +768,34 @@ def test_debug_mode_checks_soa_arrays(debug_mode):
     out = tack.zeros((5,), tack.vec3())
     with pytest.raises(IndexError, match="parameter 'src'"):
         tack.launch(5, copy_k, out, src)
+
+
+@tack.kernel
+def get_at(i, out, a, j):
+    out[i] = a[i, j]
+
+
+@tack.device_class
+class Shift:
+    def __init__(self, a, start):
+        self.a, self.start = a, start
+
+    @tack.func
+    def __getitem__(self, k):
+        return self.a[self.start + k]
+
+
+def test_debug_mode_checks_every_axis_implicit_arrays_and_held_arrays(debug_mode):
+    with pytest.raises(IndexError, match="index 3.*parameter 'a'"):
+        tack.launch(2, get_at, tack.zeros(2, tack.f64), tack.zeros((2, 3), tack.f64), 3)
+    with pytest.raises(IndexError, match="index 3.*parameter 'src'.*3 rows"):
+        tack.launch(5, copy_k, tack.zeros(5, tack.i64), ta.CountingArray(3))
+    with pytest.raises(IndexError, match="index 3.*parameter 'src'.*3 rows"):
+        tack.launch(5, copy_k, tack.zeros(5, tack.f64), ta.View(tack.zeros(10, tack.f64), 2, 3))
+    with pytest.raises(IndexError, match="index 4.*parameter 'src'"):
+        tack.launch(5, copy_k, tack.zeros(5, tack.f64), Shift(tack.zeros(4, tack.f64), 1))
+    with pytest.raises(IndexError, match="index 4.*parameter 'out'.*4 rows"):
+        tack.launch(5, copy_k, tack.zeros(4, tack.f64), tack.zeros(5, tack.f64))
 
 
 def test_debug_mode_off_again():
@@ -775,6 +877,10 @@ def write_a(i, a, v):
 
 def double_a(i, a):
     a[i] = a[i] * 2.0  # at:double-a
+
+
+def count_narrow(i, bins, data):
+    tack.atomic_add(bins, data[i], 1)  # at:count
 
 
 def test_calling_a_plain_python_function_is_refused():

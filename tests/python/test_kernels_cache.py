@@ -300,6 +300,61 @@ def test_processes_compiling_the_same_kernel_at_once(tmp_path):
     assert after["ok"] and after["stats"]["compiles"] == 0
 
 
+_EDITED_MAIN = textwrap.dedent("""\
+    import tack
+    import khelp
+
+    SCALE = {scale}
+
+
+    @tack.device_class
+    class C:
+        FACTOR = {factor}
+
+        def __init__(self, n):
+            self.n = n
+
+        @tack.func
+        def __getitem__(self, k):
+            return k * self.FACTOR
+
+
+    @tack.kernel
+    def k(i, out, c):
+        out[i] = SCALE * i + c[i] + khelp.h(i)
+""")
+
+_EDITED_HELPER = "import tack\n\n\n@tack.func\ndef h(x):\n    return x * {mult}\n"
+
+_EDITED_SCRIPT = textwrap.dedent("""\
+    import json, sys
+    sys.path.insert(0, sys.argv[1])
+    import numpy as np
+    import tack
+    import kmain
+
+    out = np.zeros(3)
+    tack.launch(3, kmain.k, out, kmain.C(3))
+    print(json.dumps(out.tolist()))
+""")
+
+
+def test_edits_between_processes_are_seen(tmp_path):
+    # a new process with the same disk cache: an edited module constant, class attribute or
+    # function in another module gives a new variant, never the stale one
+    cache, d = tmp_path / "cache", tmp_path / "edited"
+    d.mkdir()
+    results = []
+    for scale, factor, mult in ((1.0, 10, 100), (2.0, 10, 100), (2.0, 20, 100), (2.0, 20, 1000)):
+        (d / "kmain.py").write_text(_EDITED_MAIN.format(scale=scale, factor=factor))
+        (d / "khelp.py").write_text(_EDITED_HELPER.format(mult=mult))
+        proc = subprocess.run([sys.executable, "-c", _EDITED_SCRIPT, str(d)], env=_env(cache),
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        results.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert results == [[0, 111, 222], [0, 112, 224], [0, 122, 244], [0, 1022, 2044]]
+
+
 # ---- generated source ----------------------------------------------------------------------------
 
 def _nvcc():

@@ -560,6 +560,26 @@ def test_storing_through_a_class_into_a_read_only_array_is_refused():
     assert not ro.any()
 
 
+def test_storing_through_implicit_arrays_into_read_only_arrays_is_refused():
+    ro = np.zeros(6)
+    ro.flags.writeable = False
+    soa = tack.soa(tack.zeros(3, tack.f64), tack.from_dlpack(ro[:3]), tack.zeros(3, tack.f64))
+    ones = tack.ones(2, tack.f64)
+    for target in (ta.View(ro, 1, 2), ta.Strided(ro, 2), ta.Permutation(tack.array(np.arange(2)), ro),
+                   ta.Concatenate(tack.zeros(1, tack.f64), ro), ta.ExtractComponent(soa, 1)):
+        with pytest.raises(tack.ReadOnlyError, match="parameter 'out'"):
+            tack.launch(2, copy_k, target, ones)
+    with pytest.raises(tack.ReadOnlyError, match="parameter 'out'"):
+        tack.launch(2, copy_k, ta.Components(tack.zeros(6, tack.f64), ro), tack.ones((2,), tack.vec2(tack.f64)))
+    assert not ro.any()
+    # read-only indices of a permutation are only read: the scatter is fine
+    idx = np.array([2, 0])
+    idx.flags.writeable = False
+    values = np.zeros(3)
+    tack.launch(2, copy_k, ta.Permutation(idx, values), tack.array(np.array([1.0, 2.0])))
+    np.testing.assert_array_equal(values, [2, 0, 1])
+
+
 def test_atomics_on_implicit_arrays_and_device_classes_are_refused():
     x = tack.ones(3, tack.f64)
     stored = tack.zeros(5, tack.f64)

@@ -247,6 +247,26 @@ def test_builtin_min_and_max_propagate_nan_as_numpy_minimum_and_maximum():
     np.testing.assert_array_equal(hi2.numpy(), np.maximum(i8, u32))
 
 
+@tack.kernel
+def compare_all(i, out, a, b):
+    out[i, 0] = a[i] < b[i]
+    out[i, 1] = a[i] <= b[i]
+    out[i, 2] = a[i] > b[i]
+    out[i, 3] = a[i] >= b[i]
+    out[i, 4] = a[i] == b[i]
+    out[i, 5] = a[i] != b[i]
+
+
+def test_comparisons_of_uint64_and_int64_are_exact():
+    # NumPy compares these exactly (no detour through float64, where 2**63 - 1 and 2**63 are equal)
+    u = np.array([2**63, 2**64 - 1, 5, 2**63, 0], np.uint64)
+    s = np.array([2**63 - 1, -1, 5, -(2**63), -1], np.int64)
+    out = tack.zeros((5, 6), tack.bool_)
+    tack.launch(5, compare_all, out, tack.array(u), tack.array(s))
+    want = np.stack([u < s, u <= s, u > s, u >= s, u == s, u != s], axis=1)
+    np.testing.assert_array_equal(out.numpy(), want)
+
+
 def test_a_chained_comparison_evaluates_the_middle_once():
     n = 300
     out = tack.zeros(n, tack.bool_)
@@ -269,6 +289,74 @@ def test_and_or_short_circuit(debug_mode):
     np.testing.assert_array_equal(out.numpy(), want)
     assert counts.numpy()[0] == (a > 0).sum()
     assert counts.numpy()[1] == n - (a == 0).sum()
+
+
+@tack.kernel
+def python_values(i, out, a):
+    out[i, 0] = a[i] if i < len(a) else -1.0  # the other branch is never evaluated
+    if i < len(a):
+        out[i, 1] = a[i] or 5.0
+        out[i, 2] = a[i] and 5.0
+        if a[i]:
+            out[i, 3] = 1.0
+        else:
+            out[i, 3] = 2.0
+    p, q = 1, 2
+    p, q = q, p
+    out[i, 4] = p * 10 + q
+
+
+def test_conditional_expressions_and_or_values_and_truthiness(debug_mode):
+    a = np.array([0.0, 3.0, np.nan, -0.0])
+    out = tack.zeros((6, 5), tack.f64)
+    tack.launch(6, python_values, out, tack.array(a))
+    o = out.numpy()
+    np.testing.assert_array_equal(o[:, 0], [0, 3, np.nan, 0, -1, -1])
+    np.testing.assert_array_equal(o[:4, 1], [x or 5.0 for x in a])
+    np.testing.assert_array_equal(o[:4, 2], [x and 5.0 for x in a])
+    np.testing.assert_array_equal(o[:4, 3], [1.0 if x else 2.0 for x in a])
+    np.testing.assert_array_equal(o[:, 4], [21] * 6)
+
+
+# ---- loops ---------------------------------------------------------------------------------------
+
+@tack.kernel
+def loop_semantics(i, out):
+    s = 0
+    for k in range(5):
+        s += k
+        k = k + 10  # rebinding the loop variable does not change the iteration
+    out[i, 0] = s
+    n = 3
+    c = 0
+    for k in range(n):  # the range is evaluated once
+        n = n + 1
+        c += 1
+    out[i, 1] = c
+    last = -1
+    for last in range(i, i + 5):
+        pass
+    out[i, 2] = last  # the last value taken, as in Python
+    t = 0
+    for k in range(10, 0, -3):
+        t = t * 100 + k
+    out[i, 3] = t
+    for k in range(i + 100, i):  # empty: the variable keeps its value
+        t = -1
+    out[i, 4] = t
+    for k in range(0, 10, 4):
+        t = k
+    out[i, 5] = k
+
+
+def test_for_loops_follow_python():
+    out = tack.zeros((3, 6), tack.i64)
+    tack.launch(3, loop_semantics, out)
+    want = []
+    for i in range(3):
+        row = [10, 3, i + 4, 10070401, 10070401, 8]
+        want.append(row)
+    np.testing.assert_array_equal(out.numpy(), want)
 
 
 # ---- fixed-width integers and promotion ----------------------------------------------------------
@@ -316,6 +404,9 @@ def test_float32_times_a_python_float_stays_float32():
     np.testing.assert_array_equal(out.numpy(), want.astype(np.float64))
     tack.launch(5, scale_param, out, tack.array(x), 3)  # a Python int too
     np.testing.assert_array_equal(out.numpy(), (x * 3).astype(np.float64))
+    x8 = np.array([3, -5, 127], np.int8)
+    tack.launch(3, scale_param, out, tack.array(x8), 0.5)  # an integer times a Python float: float64
+    np.testing.assert_array_equal(out.numpy()[:3], x8 * 0.5)
 
 
 def test_mixed_kinds_promote_as_numpy():
@@ -337,6 +428,30 @@ def test_mixed_kinds_promote_as_numpy():
     o64 = tack.zeros(3, tack.i64)
     tack.launch(3, mixed_add, o64, tack.array(u32), tack.array(i8))
     np.testing.assert_array_equal(o64.numpy(), u32 + i8)  # int64, no wrap
+
+
+@tack.kernel
+def vec_add(i, out, v, w):
+    out[i] = v[i] + w[i]
+
+
+@tack.kernel
+def vec_scale(i, out, v):
+    out[i] = v[i] * 0.1
+
+
+def test_vector_values_promote_component_by_component_as_numpy():
+    vi = np.array([[16777217, 1, 2]], np.int32)
+    wf = np.zeros((1, 3), np.float32)
+    out = tack.zeros((1,), tack.vec3(tack.f64))
+    tack.launch(1, vec_add, out, tack.array(vi, dtype=tack.vec3(tack.i32)), tack.array(wf, dtype=tack.vec3()))
+    np.testing.assert_array_equal(out.numpy(), vi + wf)  # int32 + float32: float64, exact
+    x = np.array([[0.1, 1 / 3, 7.7]], np.float32)
+    tack.launch(1, vec_scale, out, tack.array(x, dtype=tack.vec3()))
+    np.testing.assert_array_equal(out.numpy(), (x * 0.1).astype(np.float64))  # stays float32
+    j = np.array([16777217], np.int64)
+    tack.launch(1, vec_add, out, tack.array(x, dtype=tack.vec3()), tack.array(j))
+    np.testing.assert_array_equal(out.numpy(), x + j[:, None])  # a vector plus a scalar
 
 
 def test_local_variables_from_python_literals_are_int64_and_float64():
@@ -551,3 +666,61 @@ def test_random_copies_match_numpy(case):
     want[dst_start:dst_start + n] = values[start:start + n]
     got = dst.numpy()
     assert got.tobytes() == want.tobytes(), (case, got, want)
+
+
+# ---- random converting stores against NumPy ------------------------------------------------------
+
+_SCALARS = ["f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "bool"]
+
+
+def _converted(values, to):
+    """values stored into an array of dtype `to`: as NumPy's astype, except that a float stored
+    into an integer saturates at the integer's range and NaN gives 0."""
+    to = _np(to)
+    if values.dtype.kind != "f" or to.kind not in "iu":
+        with np.errstate(all="ignore"):
+            return values.astype(to)
+    info = np.iinfo(to)
+    out = []
+    for x in values.tolist():
+        if x != x:
+            out.append(0)
+        elif x >= info.max:
+            out.append(int(info.max))
+        elif x <= info.min:
+            out.append(int(info.min))
+        else:
+            out.append(int(x))  # toward zero
+    return np.array(out, dtype=to)
+
+
+@st.composite
+def _conversion_cases(draw):
+    frm = draw(st.sampled_from(_SCALARS))
+    to = draw(st.sampled_from(_SCALARS))
+    seed = draw(st.integers(0, 2**31))
+    return frm, to, seed
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(_conversion_cases())
+def test_random_converting_stores_match_numpy(case):
+    frm, to, seed = case
+    rng = np.random.default_rng(seed)
+    dt = _np(frm)
+    n = 24
+    if dt.kind == "b":
+        values = rng.integers(0, 2, n).astype(bool)
+    elif dt.kind == "f":
+        special = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 0.5, -0.5, 1e30, -1e30, 2.0**63,
+                            2.0**64, -(2.0**63), 255.5, -128.5, 65535.9, 4294967295.5])
+        values = np.concatenate([special, rng.standard_normal(n - len(special)) * 1e4]).astype(dt)
+    else:
+        info = np.iinfo(dt)
+        values = rng.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+    out = tack.zeros(n, tack.dtype(to))
+    tack.launch(n, copy_k, out, tack.array(values))
+    want = _converted(values, to)
+    got = out.numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want, err_msg=f"{frm} -> {to}: {values!r}")

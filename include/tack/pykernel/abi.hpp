@@ -51,6 +51,12 @@ struct tack_pk_error {
 typedef int (*tack_pk_run_fn)(const tack_pk_slot* slots, const int64_t* dims, int64_t begin,
                               int64_t end, tack_pk_error* error);
 
+/// `tack_pk_sum(slots, begin, end, out, error)`: the sum of the scalar components of elements
+/// `[begin, end)` of the one argument, stored into `*out` (float, double, int64 or uint64, as
+/// the reduction's accumulator); returns 0, or nonzero with `error` filled.
+typedef int (*tack_pk_sum_fn)(const tack_pk_slot* slots, int64_t begin, int64_t end, void* out,
+                              tack_pk_error* error);
+
 /// `tack_pk_abi()`: the TACK_PK_ABI_VERSION the library was compiled with.
 typedef int (*tack_pk_abi_fn)(void);
 

@@ -68,6 +68,7 @@ template <class... Args>
 #include <cstdint>
 #include <exception>
 #include <type_traits>
+#include <utility>
 
 namespace tack::pykernel {
 
@@ -361,6 +362,36 @@ TACK_FORCEINLINE decltype(auto) component(R&& ref, int c) {
   } else {
     return ref.component(c);
   }
+}
+
+/// The sum of `a[begin..end)`'s scalar components in `Acc`, over 8 lanes (so a compiler can keep
+/// them in vector registers), the lanes then added pairwise. One block of a host reduction of an
+/// implicit array: the extension adds the blocks' sums pairwise in block order, so the result
+/// does not depend on the thread count. `block_sum<double, double>(a, 0, 1024)`
+template <class Acc, class E, class A>
+TACK_FORCEINLINE Acc block_sum(const A& a, index_t begin, index_t end) {
+  constexpr int lanes = 8;
+  Acc lane[lanes] = {};
+  // integers wrap as NumPy's sums do
+  auto add = [](Acc& acc, const E& e) {
+    if constexpr (is_vec_v<E>) {
+      for (int c = 0; c < E::length; ++c) acc = pykernel::add(acc, static_cast<Acc>(e[c]));
+    } else if constexpr (is_element<E>::value) {
+      for (int r = 0; r < E::rows; ++r)
+        for (int c = 0; c < E::cols; ++c) acc = pykernel::add(acc, static_cast<Acc>(e(r, c)));
+    } else {
+      acc = pykernel::add(acc, static_cast<Acc>(e));
+    }
+  };
+  index_t i = begin;
+  for (; i + lanes <= end; i += lanes) {
+    for (int l = 0; l < lanes; ++l) add(lane[l], static_cast<E>(a[i + l]));
+  }
+  for (int l = 0; i < end; ++i, ++l) add(lane[l], static_cast<E>(a[i]));
+  for (int w = lanes / 2; w >= 1; w /= 2) {
+    for (int l = 0; l < w; ++l) lane[l] = pykernel::add(lane[l], lane[l + w]);
+  }
+  return lane[0];
 }
 
 // ---- argument slots -----------------------------------------------------------------------------

@@ -39,6 +39,11 @@ def describe(w, value, what, depth=0):
     tack = w.tack
     if isinstance(value, tack.Array):
         return array_type(w, value, what)
+    np_scalar = _numpy_scalar(value)  # before float: np.float64 is a float, but strong
+    if np_scalar is not None:
+        t, v = np_scalar
+        return K.NumberField(t, w.add(v, SLOT_FLOAT if t.is_float else
+                                      SLOT_BOOL if t.is_bool else SLOT_INT, what))
     if isinstance(value, bool):
         return K.NumberField(K.BOOL, w.add(value, SLOT_BOOL, what))
     if isinstance(value, int):
@@ -47,11 +52,6 @@ def describe(w, value, what, depth=0):
         return K.NumberField(K.WINT, w.add(value, SLOT_INT, what))
     if isinstance(value, float):
         return K.NumberField(K.WFLOAT, w.add(value, SLOT_FLOAT, what))
-    np_scalar = _numpy_scalar(value)
-    if np_scalar is not None:
-        t, v = np_scalar
-        return K.NumberField(t, w.add(v, SLOT_FLOAT if t.is_float else
-                                      SLOT_BOOL if t.is_bool else SLOT_INT, what))
     if depth > 16:
         raise TypeError(f"tack.launch: {what} nests device classes more than 16 deep")
     desc = getattr(value, "_tack_kernel_desc", None)

@@ -78,8 +78,18 @@ def cpu_target():
     return _state["cpu"]
 
 
-def flags():
-    return _FLAGS + ["-march=native"]
+def flags(debug=False):
+    """The compiler flags of a variant (debug mode: tack's bounds checks on)."""
+    return _FLAGS + ["-march=native", f"-DTACK_BOUNDS_CHECK={1 if debug else 0}"]
+
+
+def headers_digest():
+    """A digest of the contents of the headers the package carries (recorded at build time)."""
+    try:
+        from .. import _build_info
+        return getattr(_build_info, "HEADERS", "")
+    except ImportError:
+        return ""
 
 
 def cache_dir(create=True):
@@ -108,12 +118,12 @@ def check_private(path):
             f"use it. Run 'chmod 700 {path}' or set TACK_KERNEL_CACHE to a private directory")
 
 
-def cache_key(source, extra=""):
+def cache_key(source, debug=False):
     from .. import __version__
     cxx = compiler()
     h = hashlib.sha256()
-    for part in (f"abi {ABI_VERSION}", f"tack {__version__}", _compiler_identity(cxx), cxx,
-                 " ".join(flags()), cpu_target(), extra, source):
+    for part in (f"abi {ABI_VERSION}", f"tack {__version__}", headers_digest(),
+                 _compiler_identity(cxx), cxx, " ".join(flags(debug)), cpu_target(), source):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:40]
@@ -128,9 +138,9 @@ class CompileError(RuntimeError):
     """The C++ compiler failed on generated code (a bug of tack's lowering, or the compiler)."""
 
 
-def load_or_build(source, stats):
+def load_or_build(source, stats, debug=False):
     """The loaded library of `source`: from the disk cache, else compiled into it."""
-    key = cache_key(source)
+    key = cache_key(source, debug)
     d = cache_dir()
     so = os.path.join(d, key + ".so")
     sumfile = os.path.join(d, key + ".sha256")
@@ -138,7 +148,7 @@ def load_or_build(source, stats):
     if lib is not None:
         stats["disk_loads"] += 1
         return lib, key
-    _compile(source, d, key, so, sumfile)
+    _compile(source, d, key, so, sumfile, debug)
     stats["compiles"] += 1
     lib = _try_load(so, sumfile)
     if lib is None:
@@ -163,13 +173,14 @@ def _try_load(so, sumfile):
     return lib
 
 
-def _compile(source, d, key, so, sumfile):
+def _compile(source, d, key, so, sumfile, debug):
     cxx = compiler()
     fd, tmp_src = tempfile.mkstemp(prefix=f".{key}-", suffix=".cpp", dir=d)
     with os.fdopen(fd, "w") as f:
         f.write(source)
     tmp_so = tmp_src[:-4] + ".so"
-    cmd = [cxx, *flags(), "-I", include_dir(), "-o", tmp_so, tmp_src]
+    cmd = [cxx, *flags(debug), "-I", include_dir(), *_precompiled(d, cxx, debug), "-o", tmp_so,
+           tmp_src]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode != 0:
@@ -194,3 +205,56 @@ def _compile(source, d, key, so, sumfile):
 
 def compile_lock():
     return _lock
+
+
+# ---- the precompiled prelude -------------------------------------------------------------------
+# Parsing tack's headers is most of a small kernel's compile time. The first compile of a process
+# starts building a precompiled `tack/pykernel/prelude.hpp` in the background (per compiler,
+# flags and headers, kept in the cache); later compiles use it once it is there. A kernel's
+# machine code is the same with or without it, so it is not part of a variant's key.
+
+_pch_started = set()
+
+
+def _pch_dir(d, cxx, debug):
+    h = hashlib.sha256()
+    for part in (_compiler_identity(cxx), cxx, " ".join(flags(debug)), headers_digest(),
+                 include_dir()):
+        h.update(part.encode())
+        h.update(b"\0")
+    return os.path.join(d, "pch-" + h.hexdigest()[:24])
+
+
+def _precompiled(d, cxx, debug):
+    """The flags that use the precompiled prelude when it exists (starting its build if not)."""
+    ident = _compiler_identity(cxx)
+    if os.environ.get("TACK_KERNEL_PCH", "1") == "0" or not ("g++" in ident or "GCC" in ident):
+        return []  # GCC's precompiled headers only (TACK_KERNEL_PCH=0 turns them off)
+    pdir = _pch_dir(d, cxx, debug)
+    header = os.path.join(pdir, "tack_prelude.hpp")
+    if os.path.exists(header + ".gch") and os.path.exists(header):
+        return ["-include", header]
+    if pdir not in _pch_started:
+        _pch_started.add(pdir)
+        threading.Thread(target=_build_pch, args=(pdir, header, cxx, debug), daemon=True).start()
+    return []
+
+
+def _build_pch(pdir, header, cxx, debug):
+    try:
+        os.makedirs(pdir, mode=0o700, exist_ok=True)
+        fd, tmp_h = tempfile.mkstemp(prefix=".prelude-", suffix=".hpp", dir=pdir)
+        with os.fdopen(fd, "w") as f:
+            f.write("#include <tack/pykernel/prelude.hpp>\n")
+        tmp_gch = tmp_h + ".gch"
+        base = [x for x in flags(debug) if x not in ("-shared", "-Wl,-z,defs")]
+        r = subprocess.run([cxx, *base, "-I", include_dir(), "-x", "c++-header", tmp_h, "-o",
+                            tmp_gch], capture_output=True)
+        if r.returncode == 0:
+            os.replace(tmp_h, header)
+            os.replace(tmp_gch, header + ".gch")  # the .gch last: its presence means ready
+        for p in (tmp_h, tmp_gch):
+            if os.path.exists(p):
+                os.unlink(p)
+    except OSError:
+        pass

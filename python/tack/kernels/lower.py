@@ -281,6 +281,7 @@ class Lowerer:
         var = self.assign_name(s.target, None, t, declare_only=True)
         lo = self.unit.fresh("stop")
         st = self.unit.fresh("step")
+        ctr = self.unit.fresh("it")  # the body may rebind the loop variable, as in Python
         ct = t.cpp()
         self.emit("{")
         self.indent += 1
@@ -292,12 +293,13 @@ class Lowerer:
             step_value = 1 if len(args) < 3 else ast.literal_eval(it.args[2])
             if step_value == 0:
                 self.refuse(s, "range() step must not be zero")
-            cmp = f"{var} < {lo}" if step_value > 0 else f"{var} > {lo}"
+            cmp = f"{ctr} < {lo}" if step_value > 0 else f"{ctr} > {lo}"
         else:
-            cmp = f"({st} > 0 ? {var} < {lo} : {var} > {lo})"
-        self.emit(f"for ({var} = {cvt(start[0], start[1], t)}; {cmp}; "
-                  f"{var} = {_RT}add<{ct}>({var}, {st})) {{")
+            cmp = f"({st} > 0 ? {ctr} < {lo} : {ctr} > {lo})"
+        self.emit(f"for ({ct} {ctr} = {cvt(start[0], start[1], t)}; {cmp}; "
+                  f"{ctr} = {_RT}add<{ct}>({ctr}, {st})) {{")
         self.indent += 1
+        self.emit(f"{var} = {ctr};")
         self.loop_depth += 1
         self.body(s.body)
         self.loop_depth -= 1
@@ -451,6 +453,10 @@ class Lowerer:
         return self.constant(node.value, node)
 
     def constant(self, v, node):
+        if isinstance(v, np.generic) and np.dtype(v.dtype) in K._BY_NUMPY:
+            t = K.from_numpy(v.dtype)  # NumPy scalars are strong, np.float64 included
+            code, _ = self.constant(v.item(), node)
+            return cvt(code, K.WFLOAT if t.is_float else K.BOOL if t.is_bool else K.WINT, t), t
         if isinstance(v, bool):
             return ("true" if v else "false"), K.BOOL
         if isinstance(v, int):
@@ -461,10 +467,6 @@ class Lowerer:
             return f"std::int64_t({v})", K.WINT
         if isinstance(v, float):
             return float_literal(v), K.WFLOAT
-        if isinstance(v, np.generic) and np.dtype(v.dtype) in K._BY_NUMPY:
-            t = K.from_numpy(v.dtype)
-            code, _ = self.constant(v.item(), node)
-            return cvt(code, K.WFLOAT if t.is_float else K.WINT, t), t
         if isinstance(v, tuple) and v and all(isinstance(x, (int, float)) and not isinstance(
                 x, bool) for x in v):
             items = [self.constant(x, node) for x in v]
@@ -715,6 +717,11 @@ class Lowerer:
         if sym is None:
             self.refuse(node, f"the comparison '{type(op).__name__}' is not supported")
         if isinstance(at, K.Scalar) and isinstance(bt, K.Scalar):
+            if at.is_int and bt.is_int and at.is_unsigned != bt.is_unsigned:
+                # NumPy compares integers of mixed signedness exactly (not through float64)
+                fn = {"<": "cmp_less", "<=": "cmp_less_equal", ">": "cmp_greater",
+                      ">=": "cmp_greater_equal", "==": "cmp_equal", "!=": "cmp_not_equal"}[sym]
+                return f"std::{fn}({ac}, {bc})"
             t = K.promote(at, bt)
             return f"({cvt(ac, at, t)} {sym} {cvt(bc, bt, t)})"
         if sym in ("==", "!=") and type(at) is type(bt) and at.key()[1:] == bt.key()[1:]:

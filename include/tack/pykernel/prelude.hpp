@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SPDX-FileCopyrightText: tack contributors
+#pragma once
+/// @file What every kernel compiled from Python includes first: the runtime of Python's
+/// semantics, both kernel views and the atomics. One header, so that it can be precompiled once
+/// per compiler and flags (the kernel cache keeps the precompiled header beside the variants).
+///
+/// `#include <tack/pykernel/prelude.hpp>`
+
+#include <tack/pykernel/runtime.hpp>
+
+#include <tack/exec/atomic.hpp>
+#include <tack/view/soa_view.hpp>
+#include <tack/view/view.hpp>
