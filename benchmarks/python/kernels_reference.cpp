@@ -48,8 +48,7 @@ int main(int argc, char** argv) {
   const double triad = median_seconds(
       [&] {
         tack::launch(
-            n, [=](tack::index_t i, auto a, auto b, auto c) { a[i] = b[i] + s * c[i]; }, a, b,
-            c);
+            n, [=](tack::index_t i, auto a, auto b, auto c) { a[i] = b[i] + s * c[i]; }, a, b, c);
       },
       reps);
   // normalize a SoA vec3 array of 2^22 elements in place

@@ -72,8 +72,7 @@ const void* pointer_of(const flat& f, bool write) {
 void fill_array(tack_pk_slot& slot, const py_array& a, const variant& v, std::size_t s) {
   const bool write = v.written[s];
   if (!a.device().is_cpu()) {
-    raise(device_error_type, "tack.launch: " + v.label + ": " + v.names[s] + " is " +
-                                 a.describe() +
+    raise(device_error_type, "tack.launch: " + v.label + ": " + v.names[s] + " is " + a.describe() +
                                  "; this build runs Python kernels on the CPU (copy it with "
                                  "a.to_device('cpu'))");
   }
@@ -137,8 +136,8 @@ void run(const variant& v, const std::vector<std::int64_t>& dims, const launch_s
   const int threads = tack::num_threads();
   // Blocks of at least 4096 elements each, at most 4 per thread: small launches run inline.
   const std::int64_t total = n0 * inner;
-  std::int64_t nblocks = std::min<std::int64_t>(std::max<std::int64_t>(total / 4096, 1),
-                                                std::int64_t(threads) * 4);
+  std::int64_t nblocks =
+      std::min<std::int64_t>(std::max<std::int64_t>(total / 4096, 1), std::int64_t(threads) * 4);
   nblocks = std::min(nblocks, n0);
   const tack_pk_slot* slots = ls.slots.data();
   const std::int64_t* d = dims.data();

@@ -160,7 +160,8 @@ TACK_FORCEINLINE constexpr bool truth(T x) {
 // ---- integer arithmetic that wraps as NumPy's fixed-width integers ----------------------------
 
 template <class T>
-using wrap_t = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+using wrap_t =
+    std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 template <class T>
 inline constexpr bool wraps_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
