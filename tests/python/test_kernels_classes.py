@@ -589,3 +589,41 @@ def test_atomics_on_implicit_arrays_and_device_classes_are_refused():
                    Window(stored, 1, 3), ta.CountingArray(3, dtype=tack.f64)):
         with pytest.raises(TypeError, match=_at("atomic-into")):
             tack.launch(3, atomic_into, target, x)
+
+
+@tack.func
+def _half_square_plus_one(x):
+    return x * x * 0.5 + 1.0
+
+
+def test_sum_of_a_composition_over_a_func_is_one_fused_pass():
+    # tack.sum of a Permutation of a Transform of a CountingArray: summed by one generated pass
+    # (no stored temporary), blocks added in block order, so the value is the same every time and
+    # equals NumPy's sum to rounding.
+    n = 200_003
+    order = np.arange(n, dtype=np.int64)[::-1].copy()
+    p = ta.Permutation(tack.array(order),
+                       ta.Transform(ta.CountingArray(n, dtype=tack.f64), _half_square_plus_one))
+    want = np.sum(np.arange(n, dtype=np.float64) ** 2 * 0.5 + 1.0)
+    got = tack.sum(p)
+    assert isinstance(got, float)
+    assert got == pytest.approx(float(want), rel=1e-13)
+    assert tack.sum(p) == got
+    # integers wrap and sum in 64 bits, as NumPy's sums
+    big = ta.Function(1000, _int_big)
+    want_i = np.sum((np.arange(1000, dtype=np.int64) * np.int64(2**61)))
+    assert tack.sum(big) == int(want_i)
+    assert tack.sum(ta.Function(0, _int_big)) == 0
+    # f32 elements sum in f32, as a stored f32 array's sum
+    f = ta.Transform(tack.array(np.full(1000, 0.1, np.float32)), _identity_f)
+    assert tack.sum(f) == pytest.approx(float(np.sum(np.full(1000, 0.1, np.float32))), rel=1e-6)
+
+
+@tack.func
+def _int_big(i):
+    return i * 2305843009213693952
+
+
+@tack.func
+def _identity_f(x):
+    return x
