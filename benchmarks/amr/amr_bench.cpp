@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // tack::amr on the full-size synthetic hierarchy (AMR-Wind's five levels, 15,598 boxes): ghost
-// cells on every level (coarsest first) and average_down from the finest level, of a vec3d field
-// in SoA, with level buffers and box row views (`views`) against the seed's "before"
+// cells on every level (coarsest first) and average_down from the finest level, of a vec3d field in
+// SoA, with level buffers and box row views (`views`) against the way AMR codes did it before
 // (`ref_concat_copy`: separately allocated box arrays concatenated per level, the same kernels,
 // copies back box by box), in the same run. Counters: outside_share, the part of the wall time
 // outside the kernels (copies, placing, and the launches' own cost: launches times the cost of an

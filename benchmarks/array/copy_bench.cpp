@@ -26,7 +26,9 @@
 namespace {
 using namespace tack::bench;
 
-constexpr double fill_value = 1.25;  // not zero: zero fills are a trap on these VMs (MACHINE-NOTES)
+// Not zero: these VMs write zero pages about 2.5x faster than any other byte, so a zero fill would
+// flatter every variant (docs/performance.md, "Fills use 1.25, never zero").
+constexpr double fill_value = 1.25;
 
 // Bytes from `src` to `dst` modulo 4096. glibc's memcpy on these Zen machines (rep movsb) runs
 // ~20x slower when this is 1..31 (measured for 4 KiB to 256 KiB): the small-copy results report it.

@@ -7,7 +7,7 @@
 #   benchmarks/callgrind/run.sh [build-dir]     (default build/bench2; needs its libtack.a and config.hpp)
 #
 # The drivers are built with -O2 -march=x86-64-v3: valgrind 3.19 has no AVX-512, so -march=native
-# binaries die with SIGILL on AVX-512 machines (MACHINE-NOTES). CXXFLAGS adds flags (e.g. -O3).
+# binaries die with SIGILL under it on AVX-512 machines. CXXFLAGS adds flags (e.g. -O3).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build/bench2}

@@ -4,7 +4,8 @@
 // - `triad_*`, `copy_*`, `scale_*`: 2^25 doubles through `tack::launch` (kernel functors with a
 //   template call operator) against the same loop hand-written as `#pragma omp parallel for` on
 //   raw pointers. Target: >= 0.97 of the hand loop, and >= 85 % of the machine's STREAM triad with
-//   all cores (the hand triad is STREAM's triad; MACHINE-NOTES: 35.9 GB/s on 2 threads).
+//   all cores (the hand triad is STREAM's triad: 35.9 GB/s on 2 threads of the Zen 4 build
+//   machine).
 // - `sum_*`: `tack::sum` of 2^25 doubles against a strict-order `omp parallel for reduction` loop
 //   (each thread adds in index order: what an unvectorized reduction does) and a vectorized
 //   `omp simd reduction` loop. Targets: >= 1.4x the strict loop on 2 threads; >= NumPy's

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Restrict views in `tack::launch` (DESIGN §7): a kernel writing two outputs from one input,
-// `y[i] = 2 x[i]; z[i] = x[i] + 1`, on one thread, over arrays that fit in the L2 cache (4096
-// elements) and over large ones (2^22 elements).
+// Restrict views in `tack::launch` (disjoint writable arguments on the CPU): a kernel writing two
+// outputs from one input, `y[i] = 2 x[i]; z[i] = x[i] + 1`, on one thread, over arrays that fit in
+// the L2 cache (4096 elements) and over large ones (2^22 elements).
 // - `tack_launch`: disjoint arrays, so the kernel gets restrict views.
 // - `tack_launch_plain`: the same kernel body in a functor with a data member, which `launch`
 //   never restricts (it cannot see what a kernel's members point to): plain views, the

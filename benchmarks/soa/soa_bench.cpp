@@ -6,7 +6,7 @@
 //   against the hand-written interleaved loop (same OpenMP schedule). 2^23 elements. Target
 //   <= 1.05.
 // - `norm_{soa,aos}_*`: `out[i] = norm(v[i])` over 2^24 `vec3d`, SoA and AoS side by side, against
-//   hand loops. Under GCC's default `-fmath-errno`, `std::sqrt` does not vectorize (MACHINE-NOTES):
+//   hand loops. Under GCC's default `-fmath-errno`, `std::sqrt` does not vectorize (g++ 12):
 //   compare builds with and without `-fno-math-errno` (docs/performance-kernels.md).
 // - With Kokkos found (`__has_include(<Kokkos_Core.hpp>)`: Debian's libtrilinos-kokkos-dev needs
 //   `-isystem /usr/include/trilinos` and `-ltrilinos_kokkoscore`, see docs/performance-kernels.md),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tack::any_array, tack::stack_array and tack::soa (DESIGN §4).
+// tack::any_array, tack::stack_array and tack::soa (docs/reference/arrays.md).
 #include <tack/array/any_array.hpp>
 #include <tack/array/factories.hpp>
 #include <tack/array/soa.hpp>

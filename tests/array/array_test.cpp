@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tack::array: metadata, factories, host access, copies, and their refusals (DESIGN §4).
+// tack::array: metadata, factories, host access, copies, and their refusals
+// (docs/reference/arrays.md).
 #include <tack/array/factories.hpp>
 #include <tack/array/format.hpp>
 #include <tack/types/vec.hpp>
@@ -15,7 +16,7 @@ using tack::index_t;
 
 // Checks that `expr` throws `type` and that its message contains each of the fragments.
 TEST(Array, SeedShapesAndDtypes) {
-  // seeds/001: temperature, velocity and stress of 100 elements.
+  // Temperature, velocity and stress of 100 elements: a scalar, a vector and a matrix array.
   auto temperature = tack::empty<float>(100);
   auto velocity = tack::empty<tack::vec3f>(100);
   auto stress = tack::empty<tack::mat3f>(100);

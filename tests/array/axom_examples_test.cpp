@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The examples of the Axom containers document (seeds/003) as tests: each example of
-// examples/axom/core_containers.hpp prints exactly the output the document gives.
+// The examples of Axom's core containers documentation as tests: each example of
+// examples/axom/core_containers.hpp prints exactly the output Axom documents for it.
 #include "../../examples/axom/core_containers.hpp"
 
 #include <tack/array/factories.hpp>

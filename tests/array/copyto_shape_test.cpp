@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // tack::copyto from a source of rank > 1 (a 2-D or 3-D implicit array, a 2-D kernel view) needs
-// the destination's shape, not only its element count (DESIGN: "shapes must match"); a rank-1
+// the destination's shape, not only its element count (the shapes must match); a rank-1
 // source fills any destination of its size in row-major order.
 
 #include <tack/array/copyto.hpp>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Axom-style growth of tack::array (DESIGN §4): rules, capacity, refusals, views across reallocation.
+// Axom-style growth of tack::array (push_back, insert, erase, resize, reserve, shrink): rules,
+// capacity, refusals, views across reallocation.
 #include <tack/array/factories.hpp>
 #include <tack/array/format.hpp>
 #include <tack/array/soa.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // tack::array of elements that are objects (std::string, classes with constructors and
-// destructors), as Axom's Array holds them (seed 003): constructed, copied, moved, assigned and
+// destructors), as Axom's Array holds them: constructed, copied, moved, assigned and
 // destroyed as std::vector does them (compared operation by operation against std::vector with
 // the same capacity), exception-safe where std::vector is (a type whose copy and move
 // constructors throw on the k-th call), every object destroyed exactly once (a census of live

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Row views (seeds/000 "Array views"): every rule of "What a view is" that the host API can show.
+// Row views (a.rows(i, j), a[slice(i, j)]): every rule of docs/reference/views.md "Row views"
+// that the host API can show: bounds, empty ranges, refused steps, views of views, lifetime,
+// read-only roots, shared write versions, SoA rows and export refused on a view.
 // Kernel-side rules (kernels writing views, atomics, disjointness) are in tests/exec.
 #include <tack/array/factories.hpp>
 #include <tack/array/format.hpp>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Implicit arrays of rank 2 and 3 (seed 001: "several indices arrive as one vector"):
+// Implicit arrays of rank 2 and 3 (several indices arrive as one vec<index_t, N>):
 // a(i, j, k), a[vec], shape(), extent(d), the flat row-major a[k], user classes, reductions and
 // copyto into a tack::array of the same shape.
 #include <tack/algorithms/reduce.hpp>

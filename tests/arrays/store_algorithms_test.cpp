@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// tack::copyto and tack::fill into destinations that are not tack::arrays (DESIGN §8: every
-// algorithm takes stored and implicit arrays): writable implicit arrays store through to the
+// tack::copyto and tack::fill into destinations that are not tack::arrays (every algorithm takes
+// stored and implicit arrays): writable implicit arrays store through to the
 // arrays they wrap (a copy into a permutation scatters), versions of held arrays are bumped, and
 // read-only, device and size mismatches are refused. Computed destinations do not compile
 // (tests/compile_fail/arrays_store.cpp, cases 6 and 7).

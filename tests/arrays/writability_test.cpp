@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Writability composes (DESIGN §6): each rearranging array is writable exactly when what it
-// writes into is; computed arrays never are; stores land in the wrapped storage, also through a
-// const copy (constness is shallow, as for tack::view, so kernels that capture by value store).
+// Writability composes (docs/reference/implicit-arrays.md): each rearranging array is writable
+// exactly when what it writes into is; computed arrays never are; stores land in the wrapped
+// storage, also through a const copy (constness is shallow, as for tack::view, so kernels that
+// capture by value store).
 
 #include <tack/arrays/all.hpp>
 #include <tack/core/concepts.hpp>

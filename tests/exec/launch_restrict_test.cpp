@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // tack::launch on the CPU passes restrict views when no writable argument overlaps another
-// argument (DESIGN §7), and plain views otherwise; results follow index order either way.
+// argument (disjoint rows of one array included), and plain views otherwise; results follow index
+// order either way.
 #include <tack/array/factories.hpp>
 #include <tack/array/soa.hpp>
 #include <tack/arrays/all.hpp>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// DLPack interop (DESIGN §9): export, import, round trips, lifetimes and every refusal.
+// DLPack interop (docs/interop.md): export, import, round trips, lifetimes and every refusal.
 #include <tack/array/factories.hpp>
 #include <tack/array/soa.hpp>
 #include <tack/interop/dlpack.hpp>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Devices, memory spaces, the allocator registry, pools and buffers (DESIGN §3).
+// Devices, memory spaces, the allocator registry, pools and buffers (docs/reference/arrays.md,
+// "Devices and memory").
 #include <tack/core/error.hpp>
 #include <tack/memory/allocator.hpp>
 #include <tack/memory/buffer.hpp>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Static checks of the element types (DESIGN §2): layout, traits, and constant evaluation. If this
-// file compiles, the checks passed; the one TEST keeps GoogleTest's runner happy.
+// Static checks of the element types (vec, mat, dtype; docs/reference/types.md): layout, traits,
+// and constant evaluation. If this file compiles, the checks passed; the one TEST keeps
+// GoogleTest's runner happy.
 
 #include <tack/core/concepts.hpp>
 #include <tack/types/dtype.hpp>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// tack::array_view / tack::mc_array_view: the examples of Axom's core containers page (DESIGN §5),
+// tack::array_view / tack::mc_array_view: the examples of Axom's core containers documentation,
 // whose printed outputs are reproduced here exactly.
 
 #include <tack/array/factories.hpp>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// tack::view<T, Rank>: the kernel view of interleaved and scalar arrays (DESIGN §5).
+// tack::view<T, Rank>: the kernel view of interleaved and scalar arrays (docs/reference/views.md).
 
 #include <tack/core/concepts.hpp>
 #include <tack/types/vec.hpp>
@@ -26,7 +26,7 @@ TEST(KernelView, StaticProperties) {
   static_assert(tack::view<float, 3>::rank == 3);
   static_assert(std::is_same_v<tack::view<const float>::value_type, float>);
   static_assert(std::is_same_v<tack::view<const float>::element_type, const float>);
-  // The indexing protocol of DESIGN §6.
+  // The indexing protocol: readable_array, writable_array, addressable_array.
   static_assert(tack::addressable_array<tack::view<float>>);
   static_assert(tack::readable_array<tack::view<const float>>);
   static_assert(!tack::writable_array<tack::view<const float>>);
@@ -89,7 +89,7 @@ TEST(KernelView, RowsAreViewsOfTheSameMemory) {
   EXPECT_EQ(middle.root_rows(), 6);
   EXPECT_EQ(middle(0, 0), 6.0);
   EXPECT_EQ(middle(1, 2), 11.0);
-  // Writes land in the root; rows outside the range are untouched (seed 000's example).
+  // Writes land in the root; rows outside the range are untouched (rows 2 and 3 of 6).
   for (double& x : middle) x = 1.0;
   EXPECT_EQ(memory[3 * 3 + 0], 1.0);
   EXPECT_EQ(memory[4 * 3 + 0], 12.0);

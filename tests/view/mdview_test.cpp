@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// tack::extents, the three layouts and tack::mdview / make_view (DESIGN §5, aether's View).
+// tack::extents, the three layouts and tack::mdview / make_view (docs/reference/views.md).
 
 #include <tack/core/error.hpp>
 #include <tack/memory/buffer.hpp>
@@ -157,7 +157,8 @@ TEST(Layout, StrideFromRightAndLeft) {
 
 // ---- mdview -----------------------------------------------------------------------------------
 
-// aether's SoA proof over a Chunk (tack::buffer): &v(c, i) - v.data() == c * N + i.
+// layout_right over (C, N) is structure-of-arrays, over a tack::buffer: &v(c, i) - v.data() ==
+// c * N + i.
 TEST(Mdview, SoaProofPointerArithmeticMatchesClosedFormOverAFullSweep) {
   constexpr std::size_t C = 3, N = 11;
   auto chunk = tack::buffer::allocate(tack::cpu(), C * N * sizeof(double));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// tack::soa_view and its element proxy tack::soa_ref (DESIGN §5): component pointers, a proxy that
+// tack::soa_view and its element proxy tack::soa_ref: component pointers, a proxy that
 // reads as T, assigns, compounds and exposes one component as a real reference.
 
 #include <tack/core/concepts.hpp>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Debug-mode bounds checks of every view (DESIGN §5): each access is checked against the view's
-// own extents, and the message names the index, the extent and, for a row view, the root's rows.
+// Debug-mode bounds checks of every view (TACK_BOUNDS_CHECK): each access is checked against the
+// view's own extents, and the message names the index, the extent and, for a row view, the root's
+// rows.
 
 // Forced on for this file whatever the build type (config.hpp guards its default with #ifndef).
 #define TACK_BOUNDS_CHECK 1

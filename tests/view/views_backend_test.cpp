@@ -159,7 +159,8 @@ struct soa_rows_kernel {
   }
 };
 
-// aether's SoA mdview: v(c, i) = 100 c + i, and a layout_left view of the same memory read back.
+// A structure-of-arrays mdview (layout_right over (3, N)): v(c, i) = 100 c + i, and a layout_left
+// view of the same memory read back.
 struct mdview_kernel {
   tack::mdview<double, tack::extents<3, tack::dyn>> v;
   tack::mdview<const double, tack::dextents<2>, tack::layout_left> as_left;  // (N, 3)
