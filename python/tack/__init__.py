@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """tack: typed arrays and zero-copy views for scientific computing on CPUs and GPUs.
 
-The Python face of the C++ library (DESIGN §12)::
+The Python face of the C++ library::
 
     import tack
     rows = tack.zeros((6, 3))

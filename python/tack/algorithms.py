@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Algorithms over any array, view or implicit array (DESIGN §8). Statistics reduce scalar
+"""Algorithms over any array, view or implicit array. Statistics reduce scalar
 components in storage order, and a statistic's explicit ``n`` counts scalar components."""
 
 from . import _core

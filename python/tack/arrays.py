@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Implicit arrays (seed 001): arrays that compute each value from its index, or rearrange
+"""Implicit arrays: arrays that compute each value from its index, or rearrange
 others, without storing anything. Read them with ``numpy()``, reduce them with ``tack.sum``,
 copy them into arrays with ``tack.copyto`` (one pass), and store into the writable ones
 (``View``, ``Strided``, ``Permutation``, ``Concatenate``, ``ExtractComponent`` of stored
-arrays; ``Components`` is read-only, as seed 001 says)::
+arrays; ``Components`` is read-only: it is not storage)::
 
     squares = tack.arrays.CountingArray(5) * tack.arrays.CountingArray(5)
     tack.copyto(out, a + 2.0 * b)         # one fused pass, no temporary array

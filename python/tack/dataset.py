@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Dataset fields (seed 001): a field couples coefficient values (any tack array) with a function
+"""Dataset fields: a field couples coefficient values (any tack array) with a function
 space on a mesh; the array's element type says how many components a value has, the space says
 where values live and how they interpolate::
 
