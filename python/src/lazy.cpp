@@ -303,7 +303,7 @@ template <class From, class To>
 [[gnu::noinline]] void convert_loop(const void* in, void* out, index_t m) {
   const From* __restrict i = static_cast<const From*>(in);
   To* __restrict o = static_cast<To*>(out);
-  for (index_t k = 0; k < m; ++k) o[k] = static_cast<To>(i[k]);
+  for (index_t k = 0; k < m; ++k) o[k] = tack::detail::convert_scalar<To>(i[k]);
 }
 
 /// Component conversion (`Cast`, and the promotion of arithmetic operands).
@@ -383,10 +383,10 @@ inline S apply(S x, S y) {
       return y == 0 ? S(0) : static_cast<S>(x / y);
     else
       return x / y;
-  } else if constexpr (Op == binop::minimum)
-    return x < y || x != x ? x : y;
+  } else if constexpr (Op == binop::minimum)  // the C++ element functors: NaN wins, ties the first
+    return static_cast<S>(tack::arrays::detail::minimum_scalar{}(x, y));
   else if constexpr (Op == binop::maximum)
-    return x > y || x != x ? x : y;
+    return static_cast<S>(tack::arrays::detail::maximum_scalar{}(x, y));
   else
     return static_cast<S>(std::pow(x, y));
 }
@@ -827,10 +827,11 @@ struct uniform_coordinates_node final : node {
       for (index_t i = 0; i < count; ++i) {
         const index_t g = first + i;
         const index_t idx[3] = {g % dims[0], (g / dims[0]) % dims[1], g / (dims[0] * dims[1])};
+        // computed in S, as tack::arrays::uniform_coordinates<S> computes (bit for bit)
         for (int k = 0; k < c; ++k)
-          o[i * c + k] =
-              static_cast<S>(origin[static_cast<std::size_t>(k)] +
-                             spacing[static_cast<std::size_t>(k)] * static_cast<double>(idx[k]));
+          o[i * c + k] = static_cast<S>(static_cast<S>(origin[static_cast<std::size_t>(k)]) +
+                                        static_cast<S>(spacing[static_cast<std::size_t>(k)]) *
+                                            static_cast<S>(idx[k]));
       }
     });
   }

@@ -289,6 +289,19 @@ def _elem_of(a):
     from .kernels.lower import elem_of_dtype
     if isinstance(a, KernelArray):
         return a._elem
+    if getattr(type(a), "__tack_device_class__", False):
+        # what its __getitem__ returns for an int64 index, as a kernel would read it
+        import tack
+        from .kernels import args as kargs
+        from .kernels import lower
+        w = kargs.Walk(tack)
+        t = kargs.describe(w, a, "the operand")
+        unit = lower.Unit(False)
+        unit.tack = tack
+        return kargs.class_elem(unit, t)
+    if not hasattr(a, "dtype"):
+        raise TypeError(f"tack.arrays: expected an array, an implicit array or a device class "
+                        f"instance, got {type(a).__qualname__}")
     return elem_of_dtype(a.dtype)
 
 

@@ -796,6 +796,8 @@ def test_debug_mode_checks_every_axis_implicit_arrays_and_held_arrays(debug_mode
         tack.launch(5, copy_k, tack.zeros(5, tack.f64), Shift(tack.zeros(4, tack.f64), 1))
     with pytest.raises(IndexError, match="index 4.*parameter 'out'.*4 rows"):
         tack.launch(5, copy_k, tack.zeros(4, tack.f64), tack.zeros(5, tack.f64))
+    with pytest.raises(IndexError, match="index 3.*parameter 'bins'.*3 rows"):  # atomics too
+        tack.launch(2, count_k, tack.zeros(10, tack.i32)[2:5], tack.array(np.array([1, 3])))
 
 
 def test_debug_mode_off_again():

@@ -261,6 +261,17 @@ def test_a_cache_writable_by_the_group_is_refused(tmp_path):
     assert "ok" not in result and str(cache) in result["permission_error"]
 
 
+def test_a_symlink_to_a_world_writable_directory_is_refused(tmp_path):
+    target = tmp_path / "open"
+    target.mkdir()
+    os.chmod(target, 0o777)
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    result = _run(tmp_path, link)
+    assert "ok" not in result and "permission_error" in result
+    assert not os.listdir(target)  # nothing written there either
+
+
 def test_a_corrupted_cache_entry_is_rebuilt(tmp_path):
     cache = tmp_path / "cache"
     assert _run(tmp_path, cache)["ok"]

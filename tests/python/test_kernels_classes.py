@@ -255,6 +255,9 @@ class Grid:
     def __len__(self):
         return self.shape[0]
 
+    def plain(self, x):  # not a @tack.func: callable on the host only
+        return x + 1
+
 
 @tack.device_class
 class Scaled:
@@ -382,6 +385,40 @@ def test_several_indices_arrive_as_one_vector():
     tack.launch((2, 3), copy2_k, out2, g2)
     np.testing.assert_array_equal(out2.numpy(), np.arange(6.0).reshape(2, 3))
     assert tack.kernels.stats()["compiles"] == before
+
+
+@tack.func
+def get2(obj, a, b):
+    return obj[a, b]
+
+
+@tack.kernel
+def add2(i, j, g, v):
+    g[i, j] += v
+
+
+@tack.kernel
+def via_func2(i, j, out, g):
+    out[i, j] = get2(g, i, j)
+
+
+@tack.kernel
+def calls_plain_method(i, out, g):
+    out[i] = g.plain(1.0)  # at:plain-method
+
+
+def test_multi_index_augmented_store_and_a_class_passed_to_a_func():
+    flat = np.arange(6.0)
+    g = Grid(flat, 2, 3)
+    tack.launch((2, 3), add2, g, 1.5)
+    np.testing.assert_array_equal(flat, np.arange(6.0) + 1.5)
+    out = np.zeros((2, 3))
+    tack.launch((2, 3), via_func2, out, g)
+    np.testing.assert_array_equal(out, (np.arange(6.0) + 1.5).reshape(2, 3))
+    assert g.plain(1.0) == 2.0
+    with pytest.raises(TypeError, match=_at("plain-method")) as info:
+        tack.launch(2, calls_plain_method, np.zeros(2), g)
+    assert "plain" in str(info.value)
 
 
 def test_class_attributes_and_methods():
@@ -535,6 +572,29 @@ def test_transform_array():
     np.testing.assert_array_equal(tt.numpy(), np.arange(5) ** 2 * 0.5 + 1.0)
     p = ta.Permutation(tack.array(np.array([2, 0], np.int64)), ta.Transform(ta.CountingArray(3), square_f))
     np.testing.assert_array_equal(p.numpy(), [4, 0])
+
+
+def test_function_and_transform_compose_with_other_arrays():
+    assert len(ta.Function(5, square_f)) == 5
+    assert tack.mean(ta.Function(5, square_f)) == 6.0
+    empty = ta.Function(0, square_f)
+    assert empty.numpy().shape == (0,) and tack.sum(empty) == 0
+    np.testing.assert_array_equal(ta.View(ta.Function(6, square_f), 2, 3).numpy(), [4, 9, 16])
+    s = tack.zeros((3,), tack.vec3(), layout="soa")
+    tack.copyto(s, np.array([[3, 4, 0], [0, 0, 1], [1, 2, 2]], np.float32))
+    np.testing.assert_allclose(ta.Transform(s, norm).numpy(), [5, 1, 3], rtol=1e-7)
+    with pytest.raises(TypeError, match="tack.func"):
+        ta.Function(3, lambda k: k)
+
+
+def test_transform_of_a_device_class():
+    # a user's indexable class is an array like the library's: Transform takes it too
+    t = ta.Transform(Counting(4, 1, 2), square_f)
+    assert t.dtype is tack.i64 and t.shape == (4,)
+    np.testing.assert_array_equal(t.numpy(), [1, 9, 25, 49])
+    out = tack.zeros(4, tack.i64)
+    tack.launch(4, copy_k, out, t)
+    np.testing.assert_array_equal(out.numpy(), [1, 9, 25, 49])
 
 
 # ---- refusals ------------------------------------------------------------------------------------

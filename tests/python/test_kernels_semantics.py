@@ -214,6 +214,29 @@ def test_integer_min_divided_by_minus_one_does_not_crash(tmp_path):
     assert proc.returncode == 0 and "ok" in proc.stdout, (proc.returncode, proc.stderr[-2000:])
 
 
+@tack.kernel
+def bits_k(i, o_and, o_or, o_xor, o_shl, o_shr, o_inv, a, b):
+    o_and[i] = a[i] & b[i]
+    o_or[i] = a[i] | b[i]
+    o_xor[i] = a[i] ^ b[i]
+    o_shl[i] = a[i] << b[i]
+    o_shr[i] = a[i] >> b[i]
+    o_inv[i] = ~a[i]
+
+
+@pytest.mark.parametrize("name", ["i32", "u8", "i64", "u64"])
+def test_bitwise_operators_and_shifts_match_numpy(name):
+    dt = _np(name)
+    a = np.array([5, -8 if dt.kind == "i" else 200, 1, 3, 7, 1], dt)
+    b = np.array([3, 40, 31, 0, 64, 63], dt)  # shifts past the width give what NumPy gives
+    outs = [tack.zeros(6, tack.dtype(name)) for _ in range(6)]
+    tack.launch(6, bits_k, *outs, tack.array(a), tack.array(b))
+    with np.errstate(all="ignore"):
+        wants = [a & b, a | b, a ^ b, np.left_shift(a, b), np.right_shift(a, b), ~a]
+    for got, want in zip(outs, wants):
+        np.testing.assert_array_equal(got.numpy(), want)
+
+
 # ---- comparisons and logic -----------------------------------------------------------------------
 
 def test_chained_comparisons_and_logic():

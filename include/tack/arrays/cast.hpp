@@ -4,6 +4,7 @@
 /// @file `tack::arrays::cast<U>`: the elements of an array converted to `U` when read.
 
 #include <tack/arrays/implicit.hpp>
+#include <tack/types/item.hpp>
 
 #include <tuple>
 #include <type_traits>
@@ -18,7 +19,7 @@ struct cast_fn {
 
   TACK_EXEC_CHECK_DISABLE
   TACK_FORCEINLINE constexpr computed_t<U> operator()(index_t i) const {
-    return static_cast<U>(detail::read(a, i));
+    return tack::detail::convert_element<U>(detail::read(a, i));
   }
 
   auto operands() const { return std::tie(a); }
@@ -28,8 +29,9 @@ struct cast_fn {
   }
 };
 
-/// A read-only array of `a`'s elements converted to `U` (`static_cast`) when read: `float` to
-/// `double`, `vec3d` to `vec3f`, an index array to `float`. Nothing is stored; `a` is kept alive.
+/// A read-only array of `a`'s elements converted to `U` when read, as `astype` converts (floats
+/// into integers saturate, NaN gives 0): `float` to `double`, `vec3d` to `vec3f`, an index array
+/// to `float`. Nothing is stored; `a` is kept alive.
 /// `auto d = tack::arrays::cast<double>(floats);`
 template <class U, class A>
 requires detail::array_operand<A>

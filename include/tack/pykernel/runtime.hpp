@@ -59,6 +59,7 @@ template <class... Args>
 
 }  // namespace tack::pykernel
 
+#include <tack/types/item.hpp>
 #include <tack/types/mat.hpp>
 #include <tack/types/scalar.hpp>
 #include <tack/types/vec.hpp>
@@ -118,36 +119,17 @@ struct is_element<vec<T, N>> : std::true_type {};
 template <class T, int R, int C>
 struct is_element<mat<T, R, C>> : std::true_type {};
 
-/// `x` as `To`: scalars as `astype` converts (floats into integers saturate, NaN gives 0);
-/// vectors and matrices component by component. `cvt<float>(2)`, `cvt<vec3d>(v)`
+/// `x` as `To`: as `astype` converts (`tack::detail::convert_element`: floats into integers
+/// saturate, NaN gives 0); a number as a vector or matrix broadcasts to every component.
+/// `cvt<float>(2)`, `cvt<vec3d>(v)`
 template <class To, class From>
 TACK_FORCEINLINE constexpr To cvt(const From& x) {
   if constexpr (std::is_same_v<To, From>) {
     return x;
-  } else if constexpr (is_vec_v<To>) {
-    To out{};
-    for (int c = 0; c < To::length; ++c) {
-      if constexpr (is_vec_v<From>) {
-        out[c] = detail::convert_scalar<typename To::scalar_type>(x[c]);
-      } else {
-        out[c] = detail::convert_scalar<typename To::scalar_type>(x);
-      }
-    }
-    return out;
-  } else if constexpr (is_element<To>::value) {
-    To out{};
-    for (int r = 0; r < To::rows; ++r) {
-      for (int c = 0; c < To::cols; ++c) {
-        if constexpr (is_element<From>::value) {
-          out(r, c) = detail::convert_scalar<typename To::scalar_type>(x(r, c));
-        } else {
-          out(r, c) = detail::convert_scalar<typename To::scalar_type>(x);
-        }
-      }
-    }
-    return out;
+  } else if constexpr (is_element<To>::value && !is_element<From>::value) {
+    return To::filled(detail::convert_scalar<typename To::scalar_type>(x));
   } else {
-    return detail::convert_scalar<To>(x);
+    return detail::convert_element<To>(x);
   }
 }
 

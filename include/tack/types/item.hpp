@@ -92,4 +92,33 @@ inline constexpr int component_cols_v = detail::element_traits<std::remove_cv_t<
 template <class T>
 concept element = is_scalar_v<T> ||((is_vec_v<T> || is_mat_v<T>)&&is_scalar_v<scalar_t<T>>);
 
+namespace detail {
+/// `x` converted to element type `To` as `astype` converts: each component with
+/// `convert_scalar` (floats into integers saturate, NaN gives 0), so implicit casts
+/// (`tack::arrays::cast`), `astype` and kernels compiled from Python agree on every value.
+/// `tack::detail::convert_element<tack::vec2i>(tack::vec2f{3e9f, NAN})` is `{2147483647, 0}`.
+template <class To, class From>
+TACK_HOST_DEVICE constexpr To convert_element(const From& x) {
+  if constexpr (is_vec_v<To>) {
+    To out{};
+    for (int c = 0; c < To::length; ++c) {
+      out[c] = convert_scalar<typename To::scalar_type>(x[c]);
+    }
+    return out;
+  } else if constexpr (is_mat_v<To>) {
+    To out{};
+    for (int r = 0; r < To::rows; ++r) {
+      for (int c = 0; c < To::cols; ++c) {
+        out(r, c) = convert_scalar<typename To::scalar_type>(x(r, c));
+      }
+    }
+    return out;
+  } else if constexpr (std::is_arithmetic_v<From>) {
+    return convert_scalar<To>(x);
+  } else {
+    return static_cast<To>(x);
+  }
+}
+}  // namespace detail
+
 }  // namespace tack

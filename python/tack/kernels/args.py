@@ -131,7 +131,9 @@ def implicit_type(w, obj, desc, what, depth):
     child_types = [describe(w, c, f"{what} (operand {i})", depth + 1)
                    for i, c in enumerate(children)]
     for i, c in enumerate(child_types):
-        if isinstance(c, K.NumberField) or isinstance(c, K.ClassT):
+        # a device class is an operand of a Transform (read through its __getitem__ and __len__)
+        if isinstance(c, (K.NumberField, K.TupleField)) or (isinstance(c, K.ClassT) and
+                                                             kind != "transform"):
             raise TypeError(f"tack.launch: operand {i} of {what} is not an array")
     numbers = []
     for name, (value, scalar) in params:
@@ -258,6 +260,8 @@ def implicit_expr(unit, t):
         return (f"tack::arrays::function(static_cast<tack::index_t>({nums[0]}), "
                 f"{functor_name(unit, t)}{{}})") if functor is None else functor
     if k == "transform":
+        if isinstance(t.children[0], K.ClassT):
+            kids[0] = f"{indexable_name(unit, t.children[0])}{{{kids[0]}}}"
         return f"tack::arrays::transform({kids[0]}, {functor_name(unit, t)}{{}})"
     raise KernelTypeError(f"tack: the implicit array '{k}' is not supported in kernels")
 
@@ -270,11 +274,58 @@ def functor_name(unit, t):
     if name is not None:
         return name
     func, elem, _ = t.extra
-    arg_t = K.INDEX if t.kind == "function" else t.children[0].elem
+    child = None if t.kind == "function" else t.children[0]
+    arg_t = K.INDEX if child is None else class_elem(unit, child) if isinstance(
+        child, K.ClassT) else child.elem
     spec = specialize(unit, func, [arg_t], None, None, None)
     name = unit.fresh(f"Fn_{func.parsed().name}")
     code = (f"struct {name} {{\n  TACK_FORCEINLINE {elem.cpp()} operator()({arg_t.cpp()} x) "
             f"const {{ return {cvt(f'{spec.name}(x)', spec.ret, elem)}; }}\n}};")
+    unit.functors[key] = name
+    unit.func_code.append(code)
+    return name
+
+
+def _class_spec(unit, t, method, args):
+    from . import api
+    from .lower import specialize, KernelTypeError as KTE
+    fn = getattr(t.cls, "__dict__", {}).get(method)
+    for base in t.cls.__mro__:
+        fn = base.__dict__.get(method)
+        if fn is not None:
+            break
+    if not isinstance(fn, api.Func):
+        raise KTE(f"tack: {t.what} ({t.name()}) has no @tack.func {method}; a device class an "
+                  "implicit array reads defines __getitem__ and __len__")
+    return specialize(unit, fn, [t] + args, None, None, None)
+
+
+def class_elem(unit, t):
+    """What `obj[i]` of device-class type `t` reads (its __getitem__ for an int64 index)."""
+    spec = _class_spec(unit, t, "__getitem__", [K.INDEX])
+    if spec.ret is None:
+        raise KernelTypeError(f"tack: {t.name()}.__getitem__ returns no value")
+    return spec.ret.strong() if isinstance(spec.ret, K.Scalar) else spec.ret
+
+
+def indexable_name(unit, t):
+    """An adapter giving a device-class struct the `operator[]` and `size()` that the
+    `tack::arrays` compositions read their operands with."""
+    key = ("indexable", t.key())
+    name = unit.functors.get(key)
+    if name is not None:
+        return name
+    get = _class_spec(unit, t, "__getitem__", [K.INDEX])
+    size = _class_spec(unit, t, "__len__", [])
+    elem = class_elem(unit, t)
+    from .lower import cvt
+    name = unit.fresh(f"Ix_{t.cls.__name__}")
+    code = (f"template <class S>\nstruct {name} {{\n  S self;\n"
+            f"  TACK_FORCEINLINE {elem.cpp()} operator[](tack::index_t k) const {{ return "
+            f"{cvt(f'{get.name}(self, k)', get.ret, elem)}; }}\n"
+            f"  TACK_FORCEINLINE tack::index_t size() const {{ return "
+            f"static_cast<tack::index_t>({size.name}(self)); }}\n}};\n"
+            f"template <class S>\n{name}(S) -> {name}<S>;")
     unit.functors[key] = name
     unit.func_code.append(code)
     return name
