@@ -5,12 +5,15 @@ JOBS ?= $(shell nproc)
 HOST_DIR := $(BUILD)/host
 CUDA_DIR := $(BUILD)/cuda
 NVCC := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
-CCACHE := $(shell command -v ccache 2>/dev/null)
+# Evaluated when a recipe runs (after `deps` has installed ccache), not when make reads this file:
+# decided earlier, a fresh machine's first build would run without the launcher and the next one
+# with it, and the changed settings would rebuild the Python extension from scratch.
+CCACHE = $(shell command -v ccache 2>/dev/null)
 # ccache keys on preprocessed text, which holds absolute paths: relative to the checkout, a fresh
 # clone in another folder (CI) still hits the cache of an earlier build.
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
-LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache,)
+LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache,)
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure -j $(JOBS)
 
