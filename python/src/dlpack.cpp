@@ -159,7 +159,7 @@ py_array from_any(const tack::any_array& any) {
   return out;
 }
 
-py_array from_dlpack(nb::handle obj, nb::handle device, nb::handle copy) {
+py_array from_dlpack(nb::handle obj, nb::handle device, nb::handle copy, bool writable) {
   const char* op = "tack.from_dlpack";
   nb::object cap;
   if (PyCapsule_CheckExact(obj.ptr())) {
@@ -186,7 +186,8 @@ py_array from_dlpack(nb::handle obj, nb::handle device, nb::handle copy) {
     auto* t =
         static_cast<tack::dlpack::DLManagedTensor*>(PyCapsule_GetPointer(cap.ptr(), legacy_name));
     if (PyCapsule_SetName(cap.ptr(), "used_dltensor") != 0) throw nb::python_error();
-    out = from_any(tack::from_dlpack(t));
+    out = from_any(tack::from_dlpack(
+        t, writable ? tack::legacy_access::writable : tack::legacy_access::read_only));
   } else {
     throw nb::type_error((std::string(op) +
                           ": the capsule is neither an unused \"dltensor_versioned\" "
@@ -261,10 +262,12 @@ void bind_dlpack(nb::module_& m) {
       .def_ro("device", &exported::device);
 
   m.def("from_dlpack", &from_dlpack, "x"_a, nb::kw_only(), "device"_a = nb::none(),
-        "copy"_a = nb::none(),
+        "copy"_a = nb::none(), "writable"_a = false,
         "An array sharing the memory of any DLPack producer (NumPy, PyTorch, Warp, tack), keeping "
-        "it alive; read-only tensors import read-only. Vector types are never guessed: the array "
-        "has the tensor's scalar type and shape.");
+        "it alive; read-only tensors import read-only. A legacy (unversioned) capsule cannot say "
+        "whether its memory may be written, so it imports read-only unless `writable=True` (the "
+        "caller knows the producer allows writes) or `copy=True`. Vector types are never guessed: "
+        "the array has the tensor's scalar type and shape.");
 }
 
 }  // namespace tackpy

@@ -318,6 +318,7 @@ void round_trip(const tack::array<T, R>& a) {
   auto* legacy = tack::to_dlpack_legacy(a);
   auto c = tack::from_dlpack<T, R>(legacy);
   EXPECT_EQ(c.to_vector(), a.to_vector()) << a.describe();
+  EXPECT_TRUE(c.read_only()) << "the legacy struct cannot say writable: " << a.describe();
 }
 
 TEST(DLPackRoundTrip, Types) {
@@ -429,12 +430,31 @@ TEST(DLPackImport, DeleterRunsOnceWhenLastHandleDies) {
   auto* legacy =
       make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
   {
+    // The legacy struct has no flag: read-only unless the caller says the producer allows writes.
     auto a = tack::from_dlpack<float>(legacy);
-    EXPECT_FALSE(a.read_only());  // the legacy struct has no flag
-    a(0) = 3;
+    EXPECT_TRUE(a.read_only());
+    EXPECT_THROW_MSG(a.fill(3.0f), tack::read_only_error, "read-only");
+    EXPECT_EQ(a.to_vector(), (std::vector<float>{1, 2}));
+    auto copy = a.copy();  // a copy is the caller's own
+    EXPECT_FALSE(copy.read_only());
     tack::any_array any = a;
   }
   EXPECT_EQ(deletes, 2);
+  auto* writable =
+      make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
+  {
+    auto a = tack::from_dlpack<float>(writable, tack::legacy_access::writable);
+    EXPECT_FALSE(a.read_only());
+    a(0) = 3;
+    EXPECT_EQ(a.to_vector(), (std::vector<float>{3, 2}));
+  }
+  EXPECT_EQ(deletes, 3);
+  auto* untyped =
+      make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
+  EXPECT_TRUE(tack::from_dlpack(untyped).read_only());
+  auto* untyped_writable =
+      make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
+  EXPECT_FALSE(tack::from_dlpack(untyped_writable, tack::legacy_access::writable).read_only());
 }
 
 TEST(DLPackImport, ReadOnlyFlag) {

@@ -68,7 +68,7 @@ def test_versioned_and_legacy_capsules():
     a = tack.zeros(3)
     assert "dltensor_versioned" in repr(a.__dlpack__(max_version=(1, 2)))
     assert '"dltensor"' in repr(a.__dlpack__()) or "dltensor" in repr(a.__dlpack__())
-    b = tack.from_dlpack(a.__dlpack__())  # a capsule imports directly
+    b = tack.from_dlpack(a.__dlpack__(max_version=(1, 0)))  # a capsule imports directly
     b.fill(2)
     assert a.numpy()[0] == 2
     with pytest.raises(ValueError, match="stream must be None"):
@@ -77,6 +77,41 @@ def test_versioned_and_legacy_capsules():
     assert "dltensor_versioned" in repr(a.__dlpack__(max_version=(1, 0), stream=-1))
     with pytest.raises(TypeError, match=r"__dlpack__: stream must be None or an int, got 'x'"):
         a.__dlpack__(stream="x")
+
+
+class _LegacyProducer:
+    """A producer that hands over legacy capsules only, even when asked for version 1 (as JAX
+    0.10 does): nothing in the capsule says whether its memory may be written."""
+
+    def __init__(self, values):
+        self._tack = tack.array(values)
+
+    def __dlpack__(self, stream=None, max_version=None, **_):
+        return self._tack.__dlpack__()  # legacy
+
+    def __dlpack_device__(self):
+        return self._tack.__dlpack_device__()
+
+
+def test_legacy_capsules_import_read_only_unless_the_caller_says_writable():
+    src = _LegacyProducer(np.arange(4.0))
+    a = tack.from_dlpack(src)
+    assert a.read_only
+    with pytest.raises(tack.ReadOnlyError, match="read-only"):
+        a.fill(5.0)
+    assert src._tack.numpy().tolist() == [0.0, 1.0, 2.0, 3.0]  # nothing was written
+    w = tack.from_dlpack(src, writable=True)  # the caller knows the producer allows writes
+    assert not w.read_only
+    w.fill(5.0)
+    assert src._tack.numpy().tolist() == [5.0] * 4
+    c = tack.from_dlpack(src, copy=True)  # a copy is the caller's own
+    assert not c.read_only
+    c.fill(1.0)
+    assert src._tack.numpy().tolist() == [5.0] * 4
+    # a raw legacy capsule, too
+    assert tack.from_dlpack(tack.zeros(3).__dlpack__()).read_only
+    # versioned capsules keep saying it themselves
+    assert not tack.from_dlpack(np.zeros(3)).read_only
 
 
 def test_exported_shape_of_every_rank_and_component():
@@ -163,5 +198,18 @@ def test_warp_as_a_second_client():
     src = wp.array(np.arange(4, dtype=np.float32), dtype=wp.float32, device="cpu")
     t = tack.from_dlpack(src)
     np.testing.assert_array_equal(t.numpy(), [0, 1, 2, 3])
+    # Warp hands over legacy capsules, which cannot say whether the memory may be written: the
+    # import is read-only until the caller says it knows (Warp's arrays are writable)
+    assert t.read_only
+    t = tack.from_dlpack(src, writable=True)
     t.fill(3)
     assert src.numpy()[2] == 3  # shares
+
+
+def test_an_immutable_jax_array_is_not_written_through_dlpack():
+    jnp = pytest.importorskip("jax.numpy")
+    x = jnp.arange(4.0)
+    a = tack.from_dlpack(x)
+    with pytest.raises(tack.ReadOnlyError):
+        a.fill(5.0)
+    assert np.asarray(x).tolist() == [0.0, 1.0, 2.0, 3.0]

@@ -947,3 +947,19 @@ def test_writing_a_soa_array_with_a_read_only_component_is_refused():
         tack.launch(3, tack.kernel(double_a), a)
     assert re.search(_at("double-a", or_def=True), str(info.value)), str(info.value)
     np.testing.assert_array_equal(w.numpy(), [1, 2, 3])  # nothing was written
+
+
+def _make_scaler(scale):
+    @tack.kernel
+    def scaler(i, out):
+        out[i] = scale * i
+
+    return scaler
+
+
+def test_a_kernel_defined_in_a_function_sees_its_closure():
+    out = tack.zeros(3, tack.f64)
+    tack.launch(3, _make_scaler(2.0), out)
+    np.testing.assert_array_equal(out.numpy(), [0, 2, 4])
+    tack.launch(3, _make_scaler(3.0), out)
+    np.testing.assert_array_equal(out.numpy(), [0, 3, 6])

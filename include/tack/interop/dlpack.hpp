@@ -38,6 +38,12 @@
 #include <utility>
 
 namespace tack {
+
+/// How memory a legacy `DLManagedTensor` (DLPack before 1.0) hands over is imported. The legacy
+/// struct has no read-only flag, so tack imports it read-only unless the caller knows the
+/// producer allows writes. `tack::from_dlpack(t, tack::legacy_access::writable)`
+enum class legacy_access { read_only, writable };
+
 namespace detail {
 
 template <class>
@@ -296,12 +302,15 @@ std::shared_ptr<dlpack_import_owner> dlpack_take(M* t) {
 }
 
 template <class M>
-bool dlpack_read_only(const M* t) noexcept {
+bool dlpack_read_only(const M* t, legacy_access access) noexcept {
   if constexpr (std::is_same_v<M, dlpack::DLManagedTensorVersioned>) {
+    (void)access;
     return (t->flags & dlpack::DLPACK_FLAG_BITMASK_READ_ONLY) != 0;
   } else {
+    // The legacy struct cannot say whether its producer allows writes (an immutable JAX array
+    // hands one over): read-only unless the caller says it knows better.
     (void)t;
-    return false;  // the legacy struct cannot say; its memory is taken as writable
+    return access == legacy_access::read_only;
   }
 }
 
@@ -452,7 +461,7 @@ array<V, R> dlpack_make_array(const dlpack_import_plan& plan, const std::int64_t
 /// The typed import of a tensor `owner` already holds.
 template <class T, int R, class M>
 array<T, R> import_dlpack(M* t, const std::shared_ptr<dlpack_import_owner>& owner,
-                          const std::string& op) {
+                          const std::string& op, legacy_access access) {
   using V = std::remove_const_t<T>;
   static_assert(R >= 1 && R <= max_rank, "tack::from_dlpack: Rank must be between 1 and 8");
   static_assert(
@@ -469,7 +478,7 @@ array<T, R> import_dlpack(M* t, const std::shared_ptr<dlpack_import_owner>& owne
     ntrailing = 2;
   }
   const auto plan =
-      dlpack_check(dl, dlpack_read_only(t), dlpack_dtype_of<scalar_t<V>>(), R + ntrailing,
+      dlpack_check(dl, dlpack_read_only(t, access), dlpack_dtype_of<scalar_t<V>>(), R + ntrailing,
                    trailing.data(), ntrailing, alignof(V), op, dlpack_expected_string<V, R>());
   auto out = dlpack_make_array<V, R>(plan, dl.shape, owner);
   if constexpr (std::is_const_v<T>) {
@@ -480,13 +489,13 @@ array<T, R> import_dlpack(M* t, const std::shared_ptr<dlpack_import_owner>& owne
 }
 
 template <class T, int R, class M>
-array<T, R> from_dlpack_typed(M* t) {
+array<T, R> from_dlpack_typed(M* t, legacy_access access) {
   const std::string op = "tack::from_dlpack<" +
                          std::string(dtype_of<std::remove_const_t<T>>().name()) + ", " +
                          std::to_string(R) + ">";
   if (!t) throw value_error(op + ": the tensor pointer is null");
   const auto owner = dlpack_take(t);  // a refusal below releases the tensor with `owner`
-  return import_dlpack<T, R>(t, owner, op);
+  return import_dlpack<T, R>(t, owner, op, access);
 }
 
 /// Calls `f.template operator()<S>()` with the tack scalar type of `dt`; false when none matches.
@@ -507,7 +516,7 @@ bool dlpack_with_scalar_type(dlpack::DLDataType dt, F&& f) {
 }
 
 template <class M>
-any_array from_dlpack_any(M* t) {
+any_array from_dlpack_any(M* t, legacy_access access) {
   const std::string op = "tack::from_dlpack";
   if (!t) throw value_error(op + ": the tensor pointer is null");
   const auto owner = dlpack_take(t);  // a refusal below releases the tensor with `owner`
@@ -519,7 +528,7 @@ any_array from_dlpack_any(M* t) {
   }
   std::optional<any_array> out;
   const bool known = dlpack_with_scalar_type(dl.dtype, [&]<class S>() {
-    const auto plan = dlpack_check(dl, dlpack_read_only(t), dl.dtype, dl.ndim, nullptr, 0,
+    const auto plan = dlpack_check(dl, dlpack_read_only(t, access), dl.dtype, dl.ndim, nullptr, 0,
                                    alignof(S), op, "a tensor of one of tack's scalar types");
     [&]<int... Rm1>(std::integer_sequence<int, Rm1...>) {
       ((dl.ndim == Rm1 + 1 ? (out.emplace(dlpack_make_array<S, Rm1 + 1>(plan, dl.shape, owner)), 0)
@@ -639,13 +648,16 @@ dlpack::DLManagedTensor* to_dlpack_legacy(const A& a) {
 /// `auto pts = tack::from_dlpack<tack::vec3f>(t);  // t: float32 (n, 3)`
 template <class T, int Rank = 1>
 array<T, Rank> from_dlpack(dlpack::DLManagedTensorVersioned* t) {
-  return detail::from_dlpack_typed<T, Rank>(t);
+  return detail::from_dlpack_typed<T, Rank>(t, legacy_access::read_only);
 }
-/// The legacy struct: the same rules; it has no READ_ONLY flag, so the memory is writable.
-/// `auto a = tack::from_dlpack<float, 2>(legacy_tensor);`
+/// The legacy struct: the same rules. It has no READ_ONLY flag, so its memory is imported
+/// read-only unless `access` is `legacy_access::writable` (the caller knows the producer allows
+/// writes); a copy of a read-only import is writable.
+/// `auto a = tack::from_dlpack<float, 2>(legacy_tensor, tack::legacy_access::writable);`
 template <class T, int Rank = 1>
-array<T, Rank> from_dlpack(dlpack::DLManagedTensor* t) {
-  return detail::from_dlpack_typed<T, Rank>(t);
+array<T, Rank> from_dlpack(dlpack::DLManagedTensor* t,
+                           legacy_access access = legacy_access::read_only) {
+  return detail::from_dlpack_typed<T, Rank>(t, access);
 }
 
 /// Imports a tensor whose element type and rank are known only at run time: an `any_array` of the
@@ -654,9 +666,14 @@ array<T, Rank> from_dlpack(dlpack::DLManagedTensor* t) {
 /// Read-only tensors give read-only memory behind a mutable handle type, so `as<float, 1>()`
 /// works for both and writes throw `read_only_error`. Ownership as for the typed import.
 /// `tack::any_array a = tack::from_dlpack(t); if (a.dtype() == tack::dtype_of<float>()) ...`
-template <class M>
-requires detail::is_dlpack_managed_v<M> any_array from_dlpack(M* t) {
-  return detail::from_dlpack_any(t);
+inline any_array from_dlpack(dlpack::DLManagedTensorVersioned* t) {
+  return detail::from_dlpack_any(t, legacy_access::read_only);
+}
+/// The legacy struct, read-only unless `access` says it may be written.
+/// `tack::any_array a = tack::from_dlpack(legacy_tensor);  // a.read_only()`
+inline any_array from_dlpack(dlpack::DLManagedTensor* t,
+                             legacy_access access = legacy_access::read_only) {
+  return detail::from_dlpack_any(t, access);
 }
 
 }  // namespace tack

@@ -309,7 +309,7 @@ def _compile_variant(tack_mod, kern, ndims, types, debug_mode):
     run = ctypes.cast(lib.tack_pk_run, ctypes.c_void_p).value
     pyf = kern.parsed()
     label = f"kernel {pyf.qualname!r} ({pyf.where(pyf.tree)})"
-    return _Compiled(None, lib, key, source), run, written, label
+    return _Compiled(None, lib, key, source), run, written, label, unit.written
 
 
 def launch(dims, kern, *args, device=None, stream=None):
@@ -335,9 +335,11 @@ def launch(dims, kern, *args, device=None, stream=None):
         with kern._lock:
             compiled = kern._variants.get(sig)
             if compiled is None:
-                c, run, written, label = _compile_variant(tack_mod, kern, len(dims), types,
-                                                          _debug[0])
-                names = list(w.names)
+                c, run, written, label, unit_written = _compile_variant(
+                    tack_mod, kern, len(dims), types, _debug[0])
+                # a written slot is named with the first store into it
+                names = [f"{n} at {unit_written[k]}" if k in unit_written else n
+                         for k, n in enumerate(w.names)]
                 written = written + [False] * (len(names) - len(written))
                 c.variant = _core._kernels.Variant(run, written, names, label, len(dims))
                 kern._variants[sig] = compiled = c

@@ -96,7 +96,7 @@ class Unit:
         self.func_code = []
         self.functors = {}       # key -> functor struct name
         self.in_progress = []    # (id(py fn)) chain, for recursion
-        self.written = set()     # argument slots the kernel stores into
+        self.written = {}        # argument slot the kernel stores into -> where (file:line)
         self.counter = 0
         self.sources = []        # (qualname, source) of every Python function lowered
         self.tack = None         # the tack module (dtypes and intrinsics are recognized by it)
@@ -898,7 +898,8 @@ class Lowerer:
         if slots is None:
             self.refuse(node, f"{bt.what} is a computed array ({bt.name()}); it cannot be "
                         "stored into")
-        self.unit.written.update(slots)
+        for slot in slots:
+            self.unit.written.setdefault(slot, self.pyf.where(node))
 
     def aug_store(self, target, op, value_node, node):
         base_code, bt = self.expr(target.value)
@@ -1403,7 +1404,7 @@ def _atomic(kind):
                                             lineno=node.lineno))
         vc, vt = low.value(node.args[2])
         elem = bt.elem
-        low.unit.written.add(bt.slot)
+        low.unit.written.setdefault(bt.slot, low.pyf.where(node))
         low.unit.includes.add("tack/exec/atomic.hpp")
         s = K.scalar_of(elem)
         if s.kind not in ("f32", "f64", "i32", "i64", "u32", "u64"):
