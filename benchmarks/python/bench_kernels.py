@@ -28,6 +28,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from bench_python import cpu_name  # noqa: E402  (the CPU as lscpu names it)
 
 
 def median_time(f, reps):
@@ -37,17 +39,6 @@ def median_time(f, reps):
         f()
         t.append(time.perf_counter() - t0)
     return statistics.median(t), min(t), max(t)
-
-
-def cpu_name():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 # ---- one thread count, in a child process (thread counts are fixed at import) --------------------

@@ -555,9 +555,7 @@ class Lowerer:
         self.refuse(node, f"{t.name()} has no shape")
 
     def size_of(self, code, t, node):
-        if isinstance(t, K.ArrayT):
-            return f"{code}.size()"
-        if isinstance(t, K.ImplicitT):
+        if isinstance(t, (K.ArrayT, K.ImplicitT)):
             return f"{code}.size()"
         self.refuse(node, f"{t.name()} has no size")
 
