@@ -451,10 +451,12 @@ TEST(DLPackImport, DeleterRunsOnceWhenLastHandleDies) {
   EXPECT_EQ(deletes, 3);
   auto* untyped =
       make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
-  EXPECT_TRUE(tack::from_dlpack(untyped).read_only());
+  EXPECT_TRUE((tack::from_dlpack(untyped).as<float, 1>().read_only()));
   auto* untyped_writable =
       make_tensor<dl::DLManagedTensor>(std::vector<float>{1, 2}, {.shape = {2}}, &deletes);
-  EXPECT_FALSE(tack::from_dlpack(untyped_writable, tack::legacy_access::writable).read_only());
+  EXPECT_FALSE((tack::from_dlpack(untyped_writable, tack::legacy_access::writable)
+                    .as<float, 1>()
+                    .read_only()));
 }
 
 TEST(DLPackImport, ReadOnlyFlag) {
@@ -523,7 +525,11 @@ TEST(DLPackImport, AnyArray) {
   EXPECT_EQ(deletes, 5);
   auto* l = make_tensor<dl::DLManagedTensor>(
       std::vector<std::uint8_t>{1, 2}, {.shape = {2}, .dtype = {dl::kDLUInt, 8, 1}}, &deletes);
-  EXPECT_EQ((tack::from_dlpack(l).as<std::uint8_t, 1>()(1)), 2);
+  {
+    const auto legacy = tack::from_dlpack(l).as<std::uint8_t, 1>();
+    EXPECT_TRUE(legacy.read_only());  // the legacy struct cannot say writable
+    EXPECT_EQ(legacy.as_const()(1), 2);
+  }
   EXPECT_EQ(deletes, 6);
 }
 
