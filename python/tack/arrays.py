@@ -274,7 +274,10 @@ def _result_elem(f, arg, dtype, op):
 
 
 def _over_kernel_arrays(*parts):
-    return any(isinstance(p, KernelArray) for p in parts)
+    """Whether a composition needs kernels to evaluate: an operand computed by a @tack.func, or
+    a device class (read through its __getitem__)."""
+    return any(isinstance(p, KernelArray) or getattr(type(p), "__tack_device_class__", False)
+               for p in parts)
 
 
 def _scalar_elem(a):

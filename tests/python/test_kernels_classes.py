@@ -687,3 +687,25 @@ def _int_big(i):
 @tack.func
 def _identity_f(x):
     return x
+
+
+def test_library_arrays_compose_over_device_classes():
+    # A device class is an operand of the library's arrays as a stored array is: read through
+    # its __getitem__ and __len__, in kernels and on the host. Such a composition takes no stores
+    # (the class is read through a value), so a store into it is refused when the kernel compiles.
+    c = Counting(5, 1.0, 2.0)
+    p = ta.Permutation(tack.array(np.array([4, 3, 2, 1, 0])), c)
+    out = tack.zeros((5,), tack.f64)
+    tack.launch(5, copy_k, out, p)
+    np.testing.assert_array_equal(out.numpy(), [9.0, 7.0, 5.0, 3.0, 1.0])
+    np.testing.assert_array_equal(p.numpy(), [9.0, 7.0, 5.0, 3.0, 1.0])
+    assert tack.sum(p) == 25.0
+    np.testing.assert_array_equal(ta.View(c, 1, 3).numpy(), [3.0, 5.0, 7.0])
+    np.testing.assert_array_equal(ta.Cast(c, tack.i32).numpy(), [1, 3, 5, 7, 9])
+    with pytest.raises(TypeError, match=r"test_kernels_classes.py:\d+.*computed array"):
+        tack.launch(5, _store_one, p)
+
+
+@tack.kernel
+def _store_one(i, dst):
+    dst[i] = 1.0

@@ -132,8 +132,7 @@ def implicit_type(w, obj, desc, what, depth):
                    for i, c in enumerate(children)]
     for i, c in enumerate(child_types):
         # a device class is an operand of a Transform (read through its __getitem__ and __len__)
-        if isinstance(c, (K.NumberField, K.TupleField)) or (isinstance(c, K.ClassT) and
-                                                             kind != "transform"):
+        if isinstance(c, (K.NumberField, K.TupleField)):
             raise TypeError(f"tack.launch: operand {i} of {what} is not an array")
     numbers = []
     for name, (value, scalar) in params:
@@ -229,7 +228,9 @@ _HEADERS = {
 
 def implicit_expr(unit, t):
     unit.includes.add(f"tack/arrays/{_HEADERS[t.kind]}.hpp")
-    kids = [form_expr(unit, c) for c in t.children]
+    # a device class operand is read through its __getitem__ and __len__
+    kids = [f"{indexable_name(unit, c)}{{{form_expr(unit, c)}}}" if isinstance(c, K.ClassT)
+            else form_expr(unit, c) for c in t.children]
     nums = [number_expr(s, slot) for slot, s in t.numbers]
     k = t.kind
     e = t.elem
@@ -260,8 +261,6 @@ def implicit_expr(unit, t):
         return (f"tack::arrays::function(static_cast<tack::index_t>({nums[0]}), "
                 f"{functor_name(unit, t)}{{}})") if functor is None else functor
     if k == "transform":
-        if isinstance(t.children[0], K.ClassT):
-            kids[0] = f"{indexable_name(unit, t.children[0])}{{{kids[0]}}}"
         return f"tack::arrays::transform({kids[0]}, {functor_name(unit, t)}{{}})"
     raise KernelTypeError(f"tack: the implicit array '{k}' is not supported in kernels")
 

@@ -270,6 +270,10 @@ class ClassT(Indexable):
     def elem(self):
         return None
 
+    #: As the operand of a library implicit array a device class is read through its
+    #: __getitem__ (an adapter without stores), so such a composition takes no stores.
+    store_slots = None
+
     def name(self):
         return f"device class {self.cls.__qualname__}"
 
