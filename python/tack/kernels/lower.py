@@ -224,7 +224,8 @@ class Lowerer:
         if None in self.returns:
             self.refuse(s, "a function returns a value on one path and nothing on another")
         self.returns.append(t)
-        self.emit(f"return @RET@({code});".replace("@RET@", f"@RET{len(self.returns) - 1}@"))
+        # the conversion to the function's return type is filled in once every return is seen
+        self.emit(f"return @RET{len(self.returns) - 1}@({code});")
 
     def s_If(self, s):
         cond = self.truth(s.test)
@@ -945,7 +946,7 @@ class Lowerer:
 
     # -- calls
     def e_Call(self, node):
-        if node.keywords and not self.keyword_ok(node):
+        if node.keywords:
             self.refuse(node, "keyword arguments are not supported in kernels")
         f = node.func
         if isinstance(f, ast.Attribute):
@@ -973,9 +974,6 @@ class Lowerer:
         if isinstance(t, K.ConstT):
             return self.call_object(t.obj, node, "the callee")
         self.refuse(node, "this call is not supported")
-
-    def keyword_ok(self, node):
-        return False
 
     def call_object(self, obj, node, label):
         from . import api
@@ -1146,8 +1144,7 @@ def specialize(unit, func, arg_types, tack_mod, node, caller):
     body = "\n".join(low.lines)
     for i, t in enumerate(low.returns):
         if t is not None:
-            body = body.replace(f"@RET{i}@({{", "(").replace(
-                f"@RET{i}@(", f"{_RT}cvt<{ret.cpp()}>(" if t != ret else "(")
+            body = body.replace(f"@RET{i}@(", f"{_RT}cvt<{ret.cpp()}>(" if t != ret else "(")
     lines.append(body)
     if ret is not None:
         lines.append(f"  return {rcpp}{{}};")
