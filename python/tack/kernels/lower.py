@@ -1129,19 +1129,8 @@ def specialize(unit, func, arg_types, tack_mod, node, caller):
     if rets:
         ret = low.common(rets, pyf.tree)
     name = unit.fresh(f"f_{pyf.name.strip('_') or 'fn'}")
-    templ = []
-    params = []
-    for i, (cname, t) in enumerate(low.params):
-        if K.is_value(t):
-            params.append(f"{t.cpp()} {cname}")
-        else:
-            templ.append(f"class A{i}")
-            params.append(f"const A{i}& {cname}")
-    head = f"template <{', '.join(templ)}>\n" if templ else ""
     rcpp = ret.cpp() if ret is not None else "void"
-    lines = [f"{head}TACK_FORCEINLINE {rcpp} {name}({', '.join(params)}) {{"]
-    for cname, t in low.decls.items():
-        lines.append(f"  {t.cpp()} {cname}{{}};")
+    lines = function_head(low, rcpp, name)
     body = "\n".join(low.lines)
     for i, t in enumerate(low.returns):
         if t is not None:
@@ -1156,6 +1145,23 @@ def specialize(unit, func, arg_types, tack_mod, node, caller):
     return spec
 
 
+def function_head(low, rcpp, name):
+    """The first lines of a lowered function: its signature (values by value, arrays and classes
+    as template parameters by reference) and the hoisted declarations of its variables."""
+    templ, params = [], []
+    for i, (cname, t) in enumerate(low.params):
+        if K.is_value(t):
+            params.append(f"{t.cpp()} {cname}")
+        else:
+            templ.append(f"class A{i}")
+            params.append(f"const A{i}& {cname}")
+    head = f"template <{', '.join(templ)}>\n" if templ else ""
+    lines = [f"{head}TACK_FORCEINLINE {rcpp} {name}({', '.join(params)}) {{"]
+    for cname, t in low.decls.items():
+        lines.append(f"  {t.cpp()} {cname}{{}};")
+    return lines
+
+
 def lower_kernel_body(unit, kernel, ndims, arg_types, tack_mod):
     """The C++ body function of a kernel: `tack_pk_body(i, [j, [k,]] params...)`."""
     pyf = kernel.parsed()
@@ -1167,17 +1173,7 @@ def lower_kernel_body(unit, kernel, ndims, arg_types, tack_mod):
             f"and {len(pyf.params) - ndims} argument(s); {len(arg_types)} argument(s) given")
     low = Lowerer(unit, pyf, [K.INDEX] * ndims + list(arg_types), True, tack_mod)
     low.body(pyf.tree.body)
-    templ, params = [], []
-    for i, (cname, t) in enumerate(low.params):
-        if K.is_value(t):
-            params.append(f"{t.cpp()} {cname}")
-        else:
-            templ.append(f"class A{i}")
-            params.append(f"const A{i}& {cname}")
-    head = f"template <{', '.join(templ)}>\n" if templ else ""
-    lines = [f"{head}TACK_FORCEINLINE void tack_pk_body({', '.join(params)}) {{"]
-    for cname, t in low.decls.items():
-        lines.append(f"  {t.cpp()} {cname}{{}};")
+    lines = function_head(low, "void", "tack_pk_body")
     lines.append("\n".join(low.lines))
     lines.append("}")
     return "\n".join(lines)
