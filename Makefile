@@ -104,6 +104,21 @@ test-sanitize: deps
 	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1 ctest $(CTEST_FLAGS) -LE 'find_package|^mpi$$'
 	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-openmpi.supp ctest $(CTEST_FLAGS) -L '^mpi$$'
+	# The Python package under ASan+UBSan: the extension built with the sanitizers into its own
+	# folder, pytest with their runtimes preloaded into the interpreter (leaks off: CPython keeps
+	# its own allocations to the end). Kernels compiled from Python run uninstrumented inside it.
+	$(MAKE) python
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+	  --target $(BUILD)/python-asan-pkg --upgrade --config-settings=build-dir=$(BUILD)/python-asan \
+	  --config-settings=cmake.build-type=Debug \
+	  "--config-settings=cmake.define.CMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1" \
+	  $(if $(CCACHE),--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache,) .
+	$(MAKE) $(HOST_DIR)/CMakeCache.txt
+	cmake --build $(HOST_DIR) --target dataset_write_samples -j $(JOBS)
+	PYTHONPATH=$(CURDIR)/$(BUILD)/python-asan-pkg ASAN_OPTIONS=detect_leaks=0 \
+	  LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
+	  TACK_DATASET_SAMPLES_EXE=$(CURDIR)/$(HOST_DIR)/tests/dataset/dataset_write_samples \
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests/python --deselect tests/python/test_mpi.py
 	cmake -S . -B $(BUILD)/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"

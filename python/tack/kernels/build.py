@@ -148,11 +148,8 @@ def load_or_build(source, stats, debug=False):
     if lib is not None:
         stats["disk_loads"] += 1
         return lib, key
-    _compile(source, d, key, so, sumfile, debug)
+    lib = _compile(source, d, key, so, sumfile, debug)
     stats["compiles"] += 1
-    lib = _try_load(so, sumfile)
-    if lib is None:
-        raise CompileError(f"tack: the compiled kernel {so} could not be loaded")
     return lib, key
 
 
@@ -165,42 +162,52 @@ def _try_load(so, sumfile):
     try:
         if _checksum(so) != expected:
             return None
-        lib = ctypes.CDLL(so, mode=os.RTLD_LOCAL | os.RTLD_NOW)
-        if lib.tack_pk_abi() != ABI_VERSION:
-            return None
+        return _load(so)
     except (OSError, AttributeError):
         return None
+
+
+def _load(path):
+    lib = ctypes.CDLL(path, mode=os.RTLD_LOCAL | os.RTLD_NOW)
+    if lib.tack_pk_abi() != ABI_VERSION:
+        raise OSError(f"{path} was built for another version of the kernel boundary")
     return lib
 
 
 def _compile(source, d, key, so, sumfile, debug):
+    """Compiles `source` and enters it in the cache; returns the library this process compiled.
+
+    The source goes to `<key>.cpp` (the same name and text in every process, so every process
+    compiles the same bytes) and the library to a temporary name, which this process loads
+    before renaming it into place: another process racing on the same key may replace the
+    entry between our rename and a load by name, but never what we load."""
     cxx = compiler()
+    src = os.path.join(d, key + ".cpp")
     fd, tmp_src = tempfile.mkstemp(prefix=f".{key}-", suffix=".cpp", dir=d)
     with os.fdopen(fd, "w") as f:
         f.write(source)
-    tmp_so = tmp_src[:-4] + ".so"
+    os.replace(tmp_src, src)
+    fd, tmp_so = tempfile.mkstemp(prefix=f".{key}-", suffix=".so", dir=d)
+    os.close(fd)
     cmd = [cxx, *flags(debug), "-I", include_dir(), *_precompiled(d, cxx, debug), "-o", tmp_so,
-           tmp_src]
+           src]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode != 0:
             raise CompileError(
                 "tack: compiling a kernel failed (this is a bug in tack's lowering or in the "
-                f"compiler; the source is kept at {tmp_src}):\n{' '.join(cmd)}\n"
-                + out.stderr[-6000:])
+                f"compiler; the source is {src}):\n{' '.join(cmd)}\n" + out.stderr[-6000:])
+        lib = _load(tmp_so)
         digest = _checksum(tmp_so)
         fd, tmp_sum = tempfile.mkstemp(prefix=f".{key}-", suffix=".sha256", dir=d)
         with os.fdopen(fd, "w") as f:
             f.write(digest)
         os.replace(tmp_sum, sumfile)
-        os.replace(tmp_so, so)
-        os.replace(tmp_src, os.path.join(d, key + ".cpp"))
+        os.replace(tmp_so, so)  # the .so last: an entry is complete once it is there
+        return lib
     finally:
-        for p in (tmp_so,):
-            if os.path.exists(p):
-                os.unlink(p)
-        if os.path.exists(tmp_src) and "out" in locals() and out.returncode == 0:
-            os.unlink(tmp_src)
+        if os.path.exists(tmp_so):
+            os.unlink(tmp_so)
 
 
 def compile_lock():
