@@ -294,31 +294,31 @@ TACK_FORCEINLINE constexpr T rshift(T a, T b) {
   return static_cast<T>(a >> b);
 }
 
-/// `min(a, b)` / `tack.minimum`: NaN propagates (NumPy's minimum); on ties the first operand.
-template <class T>
-TACK_FORCEINLINE constexpr T minimum(T a, T b) {
+/// The smaller (`Min`) or larger of `a` and `b`, component by component: NaN propagates (NumPy's
+/// minimum/maximum), and on ties the first operand wins. The rule of tack's element functors
+/// (`tack::arrays::detail::minimum_scalar`), restated here so that a kernel need not include
+/// `arrays/expressions.hpp`, which doubles the headers a small kernel parses.
+template <bool Min, class T>
+TACK_FORCEINLINE constexpr T extreme(T a, T b) {
   if constexpr (is_vec_v<T>) {
     T out{};
-    for (int c = 0; c < T::length; ++c) out[c] = minimum(a[c], b[c]);
+    for (int c = 0; c < T::length; ++c) out[c] = extreme<Min>(a[c], b[c]);
     return out;
   } else {
     if (a != a) return a;
     if (b != b) return b;
-    return b < a ? b : a;
+    return (Min ? b < a : a < b) ? b : a;
   }
 }
-/// `max(a, b)` / `tack.maximum`: NaN propagates; on ties the first operand.
+/// `min(a, b)` / `tack.minimum` in a kernel. `minimum(-0.0, 0.0)` is `-0.0`.
+template <class T>
+TACK_FORCEINLINE constexpr T minimum(T a, T b) {
+  return extreme<true>(a, b);
+}
+/// `max(a, b)` / `tack.maximum` in a kernel.
 template <class T>
 TACK_FORCEINLINE constexpr T maximum(T a, T b) {
-  if constexpr (is_vec_v<T>) {
-    T out{};
-    for (int c = 0; c < T::length; ++c) out[c] = maximum(a[c], b[c]);
-    return out;
-  } else {
-    if (a != a) return a;
-    if (b != b) return b;
-    return a < b ? b : a;
-  }
+  return extreme<false>(a, b);
 }
 
 /// Applies the scalar function `f` to each component of a vector (or to a scalar).
