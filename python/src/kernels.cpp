@@ -10,6 +10,7 @@
 
 #include "common.hpp"
 
+#include <tack/detail/cuda_runtime.hpp>
 #include <tack/pykernel/abi.hpp>
 
 #include <nanobind/stl/string.h>
@@ -29,11 +30,19 @@ namespace {
 
 using namespace nb::literals;
 
+/// Debug mode (tack.set_debug): index checks on, and GPU launches wait to report failed checks.
+bool debug_mode = false;
+
 enum slot_kind : int { slot_array = 0, slot_int = 1, slot_float = 2, slot_bool = 3 };
 
 /// One compiled variant as the launch path needs it.
 struct variant {
+  /// The CPU entry point, over a block of the first dimension (a variant that runs on the CPU).
   tack_pk_run_fn run = nullptr;
+  /// The GPU entry point, over every index (a variant compiled by nvcc for a CUDA device).
+  tack_pk_run_cuda_fn run_cuda = nullptr;
+  /// Where the kernel runs; every array argument lives there.
+  tack::device device = tack::cpu();
   /// Per slot: whether the kernel stores into it (read-only arrays there are refused).
   std::vector<bool> written;
   /// Per slot: how messages name it ("parameter 'a'").
@@ -71,10 +80,10 @@ const void* pointer_of(const flat& f, bool write) {
 
 void fill_array(tack_pk_slot& slot, const py_array& a, const variant& v, std::size_t s) {
   const bool write = v.written[s];
-  if (!a.device().is_cpu()) {
-    raise(device_error_type, "tack.launch: " + v.label + ": " + v.names[s] + " is " + a.describe() +
-                                 "; this build runs Python kernels on the CPU (copy it with "
-                                 "a.to_device('cpu'))");
+  if (a.device() != v.device) {
+    raise(device_error_type, "tack.launch: " + v.label + " runs on " + v.device.str() + ", and " +
+                                 v.names[s] + " is " + a.describe() + " (copy it with a.to_device('" +
+                                 v.device.str() + "'))");
   }
   if (a.is_soa()) {
     for (std::size_t c = 0; c < a.comps.size(); ++c) {
@@ -125,8 +134,29 @@ void fill_slots(launch_slots& out, const variant& v, nb::handle values, nb::hand
   }
 }
 
-/// Runs `v` over `dims`: blocks of the first dimension in parallel, the first failure reported.
+/// Throws the Python exception of a kernel's failure: IndexError, RuntimeError, tack.DeviceError.
+[[noreturn]] void report(const char* op, const std::string& label, tack_pk_error& error) {
+  error.message[sizeof error.message - 1] = 0;
+  const std::string msg = std::string(op) + ": " + label + ": " + error.message;
+  if (error.kind == 1) throw nb::index_error(msg.c_str());
+  if (error.kind == 3) throw tack::device_error(msg);
+  throw std::runtime_error(msg);
+}
+
+/// Runs `v` over `dims` on its GPU, on the thread's current stream of that device.
+void run_on_cuda(const variant& v, const std::vector<std::int64_t>& dims, const launch_slots& ls) {
+  const int id = v.device.id();
+  void* stream = reinterpret_cast<void*>(tack::detail::current_cuda_stream(id));
+  tack_pk_error error{};
+  if (v.run_cuda(ls.slots.data(), dims.data(), id, stream, debug_mode ? 1 : 0, &error) != 0) {
+    report("tack.launch", v.label, error);
+  }
+}
+
+/// Runs `v` over `dims`: on the CPU, blocks of the first dimension in parallel, the first failure
+/// reported; on a GPU, one launch over every index.
 void run(const variant& v, const std::vector<std::int64_t>& dims, const launch_slots& ls) {
+  if (v.run_cuda != nullptr) return run_on_cuda(v, dims, ls);
   const std::int64_t n0 = dims.empty() ? 0 : dims[0];
   std::int64_t inner = 1;
   for (std::size_t d = 1; d < dims.size(); ++d) inner *= dims[d];
@@ -157,12 +187,7 @@ void run(const variant& v, const std::vector<std::int64_t>& dims, const launch_s
     });
     failed = any.load();
   }
-  if (failed) {
-    error.message[sizeof error.message - 1] = 0;
-    const std::string msg = "tack.launch: " + v.label + ": " + error.message;
-    if (error.kind == 1) throw nb::index_error(msg.c_str());
-    throw std::runtime_error(msg);
-  }
+  if (failed) report("tack.launch", v.label, error);
 }
 
 /// The variants of one kernel whose arguments are all arrays and numbers, by signature: the
@@ -171,8 +196,6 @@ struct kernel_table {
   std::unordered_map<std::string, std::pair<nb::object, const variant*>> variants;
   std::uint64_t hits = 0;
 };
-
-bool debug_mode = false;
 
 /// The signature of a launch whose arguments are all arrays and numbers (false otherwise):
 /// launch dimensions, debug mode, and per argument its dtype, rank and layout, or its kind of
@@ -199,6 +222,9 @@ bool simple_signature(int ndims, nb::handle args, std::string& key) {
       key.push_back(static_cast<char>(p->elem.cols()));
       key.push_back(static_cast<char>(p->ndim));
       key.push_back(p->is_soa() ? 's' : 'a');
+      const tack::device dev = p->device();
+      key.push_back(dev.is_cuda() ? 'c' : 'h');
+      key.push_back(static_cast<char>(dev.id()));
     }
   }
   return true;
@@ -297,12 +323,7 @@ Acc sum_blocks(tack_pk_sum_fn fn, const tack_pk_slot* slots, std::int64_t n,
   } else {
     tack::parallel_for(tack::cpu(), nblocks, one);
   }
-  if (any.load()) {
-    error.message[sizeof error.message - 1] = 0;
-    const std::string msg = "tack.sum: " + label + ": " + error.message;
-    if (error.kind == 1) throw nb::index_error(msg.c_str());
-    throw std::runtime_error(msg);
-  }
+  if (any.load()) report("tack.sum", label, error);
   return pairwise(partial.data(), 0, partial.size());
 }
 
@@ -314,11 +335,22 @@ void bind_kernels(nb::module_& m) {
       .def(
           "__init__",
           [](variant* self, std::uintptr_t run, std::vector<bool> written,
-             std::vector<std::string> names, std::string label, int ndims) {
-            new (self) variant{reinterpret_cast<tack_pk_run_fn>(run), std::move(written),
-                               std::move(names), std::move(label), ndims};
+             std::vector<std::string> names, std::string label, int ndims, nb::handle device,
+             std::uintptr_t run_cuda) {
+            const tack::device d = parse_device(device, "tack.launch");
+            if (d.is_cuda() == (run_cuda == 0)) {
+              throw nb::value_error("tack.launch: a variant for a GPU has a CUDA entry point");
+            }
+            new (self) variant{reinterpret_cast<tack_pk_run_fn>(run),
+                               reinterpret_cast<tack_pk_run_cuda_fn>(run_cuda),
+                               d,
+                               std::move(written),
+                               std::move(names),
+                               std::move(label),
+                               ndims};
           },
-          "run"_a, "written"_a, "names"_a, "label"_a, "ndims"_a)
+          "run"_a, "written"_a, "names"_a, "label"_a, "ndims"_a, "device"_a = "cpu",
+          "run_cuda"_a = 0)
       .def_prop_ro("label", [](const variant& v) { return v.label; });
 
   nb::class_<kernel_table>(k, "Table")
@@ -340,6 +372,11 @@ void bind_kernels(nb::module_& m) {
           "dims"_a, "args"_a, "variant"_a);
 
   k.def("set_debug", [](bool on) { debug_mode = on; });
+  // The device a launch names ("cpu", "cuda:0"; None: the default device), as a string;
+  // tack.DeviceError where it is not available in this process.
+  k.def(
+      "device", [](nb::handle d) { return parse_device(d, "tack.launch").str(); },
+      "device"_a.none());
 
   // tack.sum of an implicit array computed by a @tack.func: one pass, no stored temporary.
   // acc: 0 float, 1 double, 2 int64, 3 uint64 (the accumulator tack.sum uses for the scalar kind).

@@ -153,8 +153,9 @@ def copyto(dst, src):
 
 def sum(a, *args, **kwargs):  # noqa: A001  (NumPy's name)
     """The sum of ``a``'s scalar components (see ``tack._core.sum``); an implicit array computed
-    by a ``@tack.func`` is summed in one fused pass."""
-    if isinstance(a, _KernelArray) and not args and not kwargs:
+    by a ``@tack.func`` is summed in one fused pass on the CPU (on a GPU, its values are stored
+    first)."""
+    if isinstance(a, _KernelArray) and not args and not kwargs and a.device == "cpu":
         return kernels.api.kernel_array_sum(a)
     return _core.sum(_host_values(a), *args, **kwargs)
 

@@ -194,15 +194,17 @@ class KernelArray:
 
     @property
     def device(self):
-        return _core.default_device()
+        """Where the stored arrays it reads live (the default device when it reads none):
+        where ``materialize`` puts its values and where kernels over it run."""
+        return _device_of(self) or _core.default_device()
 
     def __len__(self):
         return self._n
 
     def materialize(self):
-        """A stored array of these values (one kernel launch)."""
+        """A stored array of these values (one kernel launch, on ``self.device``)."""
         import tack
-        out = tack.empty((self._n,), self.dtype)
+        out = tack.empty((self._n,), self.dtype, device=self.device)
         tack.launch(self._n, _copy_kernel(), out, self)
         return out
 
@@ -212,6 +214,24 @@ class KernelArray:
 
     def __repr__(self):
         return f"tack.arrays.{self._what} of {self._n} {self.dtype.name}"
+
+
+def _device_of(obj):
+    """The device of the first stored array `obj` reads (None when it reads none)."""
+    if isinstance(obj, _core.Array):
+        return obj.device
+    desc = getattr(obj, "_tack_kernel_desc", None)
+    if desc is not None:
+        children = desc[2]
+    elif getattr(type(obj), "__tack_device_class__", False):
+        children = list(vars(obj).values())
+    else:
+        children = ()
+    for child in children:
+        found = _device_of(child)
+        if found is not None:
+            return found
+    return None
 
 
 def _copy_kernel():

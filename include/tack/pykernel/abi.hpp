@@ -21,7 +21,7 @@ extern "C" {
 /// The most array dimensions a slot describes (tack::max_rank).
 #define TACK_PK_MAX_RANK 8
 /// The version of this boundary; a compiled kernel built against another version is rebuilt.
-#define TACK_PK_ABI_VERSION 1
+#define TACK_PK_ABI_VERSION 2
 
 /// One flattened argument: an array (pointers and shape) or a number (`value`).
 struct tack_pk_slot {
@@ -41,7 +41,8 @@ struct tack_pk_slot {
 
 /// Where a failing kernel writes its message (an index out of range in debug mode).
 struct tack_pk_error {
-  /// 0: none; 1: an index out of range (Python IndexError); 2: any other failure (RuntimeError).
+  /// 0: none; 1: an index out of range (Python IndexError); 2: any other failure (RuntimeError);
+  /// 3: a CUDA error (tack.DeviceError).
   int32_t kind;
   char message[512];
 };
@@ -50,6 +51,13 @@ struct tack_pk_error {
 /// dimension (and every index of the others); returns 0, or nonzero with `error` filled.
 typedef int (*tack_pk_run_fn)(const tack_pk_slot* slots, const int64_t* dims, int64_t begin,
                               int64_t end, tack_pk_error* error);
+
+/// `tack_pk_run_cuda(slots, dims, device, stream, debug, error)`: runs every index of `dims` on
+/// CUDA device `device` and `stream` (a `cudaStream_t`; null: the legacy default stream, and the
+/// call waits for the device). With `debug` nonzero it always waits and reports the first failed
+/// check. Returns 0, or nonzero with `error` filled. Exported by variants compiled with nvcc.
+typedef int (*tack_pk_run_cuda_fn)(const tack_pk_slot* slots, const int64_t* dims, int32_t device,
+                                   void* stream, int32_t debug, tack_pk_error* error);
 
 /// `tack_pk_sum(slots, begin, end, out, error)`: the sum of the scalar components of elements
 /// `[begin, end)` of the one argument, stored into `*out` (float, double, int64 or uint64, as

@@ -35,14 +35,74 @@ struct kernel_failure {
   char message[512];
 };
 
+#if defined(__CUDACC__)
+/// The first failure of a kernel on the device (debug mode): its kind (0: none) and message.
+/// One per compiled variant; the launcher clears it before a debug launch and reads it after.
+struct device_failure {
+  int kind;
+  char message[512];
+};
+static __device__ device_failure device_failure_record;
+
+/// Appends `s` to `out` at `*at`, keeping room for the terminating zero.
+__device__ inline void append_text(char* out, int& at, const char* s) {
+  for (; *s != 0 && at < 511; ++s) out[at++] = *s;
+}
+__device__ inline void append_arg(char* out, int& at, const char* s) { append_text(out, at, s); }
+template <class Int>
+__device__ inline void append_arg(char* out, int& at, Int v) {
+  char digits[24];
+  int n = 0;
+  unsigned long long u = v < 0 ? 0ull - static_cast<unsigned long long>(v)
+                               : static_cast<unsigned long long>(v);
+  do {
+    digits[n++] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (v < 0 && at < 511) out[at++] = '-';
+  while (n > 0 && at < 511) out[at++] = digits[--n];
+}
+/// `fmt` with its conversions (`%d`, `%lld`, `%s`: the ones tack's checks use) replaced by
+/// `args` in order, into `out`.
+template <class... Args>
+__device__ inline void format_message(char* out, const char* fmt, Args... args) {
+  int at = 0;
+  auto next = [&](auto arg) {
+    while (*fmt != 0 && at < 511) {
+      if (*fmt == '%' && fmt[1] == '%') {
+        out[at++] = '%';
+        fmt += 2;
+      } else if (*fmt == '%') {
+        ++fmt;
+        while (*fmt == 'l' || *fmt == 'z') ++fmt;
+        ++fmt;  // the conversion letter
+        append_arg(out, at, arg);
+        return;
+      } else {
+        out[at++] = *fmt++;
+      }
+    }
+  };
+  (next(args), ...);
+  append_text(out, at, fmt);
+  out[at] = 0;
+}
+#endif
+
 /// Ends the kernel with message `fmt` (printf style). Host: throws `kernel_failure`, which
-/// `run_guarded` reports to Python. Device: prints and traps (device code cannot throw).
+/// `run_guarded` reports to Python. Device: the first failing thread writes the message into
+/// `device_failure_record`, and every failing thread exits (the GPU stays usable; the launcher
+/// reports the record).
 template <class... Args>
 [[noreturn]] TACK_HOST_DEVICE inline void fail(int kind, const char* fmt, Args... args) {
 #if TACK_IMPL_DEVICE_PASS
-  printf(fmt, args...);
-  printf("\n");
-  __trap();
+  if (atomicCAS(&device_failure_record.kind, 0, -1) == 0) {
+    format_message(device_failure_record.message, fmt, args...);
+    __threadfence();
+    atomicExch(&device_failure_record.kind, kind);
+  }
+  asm volatile("exit;");
+  __builtin_unreachable();
 #else
   kernel_failure f{kind, {}};
   std::snprintf(f.message, sizeof f.message, fmt, args...);
@@ -90,6 +150,9 @@ inline void copy_message(tack_pk_error* error, int kind, const char* message) {
   error->message[c] = 0;
 }
 
+/// Thrown by a body that has already filled the error slot.
+struct reported {};
+
 /// Runs `body` on the host, reporting a `kernel_failure` in `error`: 0 on success.
 template <class Body>
 inline int run_guarded(tack_pk_error* error, Body&& body) {
@@ -103,12 +166,79 @@ inline int run_guarded(tack_pk_error* error, Body&& body) {
   } catch (const kernel_failure& f) {
     copy_message(error, f.kind, f.message);
     return 1;
+  } catch (const reported&) {
+    return 1;
   } catch (const std::exception& e) {
     copy_message(error, 2, e.what());
     return 1;
   }
 #endif
 }
+
+#if defined(__CUDACC__)
+/// Threads per block of a kernel compiled from Python, and the most blocks of its grid-stride loop
+/// (as tack's own CUDA kernels).
+inline constexpr unsigned cuda_block_threads = 256;
+inline constexpr long long cuda_max_blocks = 1ll << 20;
+
+/// Fills `error` with a CUDA failure of `what` (kind 3: Python's tack.DeviceError); returns 1.
+inline int cuda_failed(tack_pk_error* error, const char* what, cudaError_t e) {
+  (void)cudaGetLastError();  // clear a non-sticky error so that later calls start clean
+  char message[512];
+  std::snprintf(message, sizeof message, "%s: CUDA error %s (%s)", what, cudaGetErrorName(e),
+                cudaGetErrorString(e));
+  copy_message(error, 3, message);
+  return 1;
+}
+
+/// Runs `launch(blocks, threads, stream)` (a `<<<...>>>` launch over `total` threads) on device
+/// `device` and `stream` (null: the legacy default stream), as tack's own CUDA launches do: on the
+/// legacy default stream it waits for the device, so that errors surface here; on another stream
+/// it returns at once. In debug mode (`debug` nonzero) it always waits and reports the kernel's
+/// first failed check (`device_failure_record`) as the host does. Returns 0, or 1 with `error`
+/// filled.
+template <class Launch>
+inline int run_cuda(tack_pk_error* error, int device, void* stream, int debug, long long total,
+                    Launch&& launch) {
+  int previous = 0;
+  cudaError_t e = cudaGetDevice(&previous);
+  if (e == cudaSuccess && previous != device) e = cudaSetDevice(device);
+  if (e != cudaSuccess) return cuda_failed(error, "selecting the device", e);
+  struct restore {
+    int previous, device;
+    ~restore() {
+      if (previous != device) (void)cudaSetDevice(previous);
+    }
+  } guard{previous, device};
+  if (total <= 0) return 0;
+  const cudaStream_t s = stream != nullptr ? static_cast<cudaStream_t>(stream) : cudaStreamLegacy;
+  void* record = nullptr;
+  if (debug) {
+    e = cudaGetSymbolAddress(&record, device_failure_record);
+    if (e == cudaSuccess) e = cudaMemsetAsync(record, 0, sizeof(int), s);
+    if (e != cudaSuccess) return cuda_failed(error, "clearing the failure record", e);
+  }
+  const long long wanted = (total + cuda_block_threads - 1) / cuda_block_threads;
+  launch(static_cast<unsigned>(wanted < cuda_max_blocks ? wanted : cuda_max_blocks),
+         cuda_block_threads, s);
+  e = cudaGetLastError();
+  if (e != cudaSuccess) return cuda_failed(error, "launching the kernel", e);
+  if (stream != nullptr && !debug) return 0;
+  e = stream != nullptr ? cudaStreamSynchronize(s) : cudaDeviceSynchronize();
+  if (e != cudaSuccess) return cuda_failed(error, "running the kernel", e);
+  if (debug) {
+    device_failure found;
+    e = cudaMemcpy(&found, record, sizeof found, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) return cuda_failed(error, "reading the failure record", e);
+    if (found.kind > 0) {
+      found.message[sizeof found.message - 1] = 0;
+      copy_message(error, found.kind, found.message);
+      return 1;
+    }
+  }
+  return 0;
+}
+#endif
 
 // ---- conversions -------------------------------------------------------------------------------
 

@@ -260,7 +260,9 @@ def _slot_count(types):
 
 
 def _cuda_entry(ndims, nargs, decls, call):
-    """The CUDA launcher: the same body in a `__global__` function over every index."""
+    """The CUDA launcher: the same body in a `__global__` grid-stride loop over every index, and
+    `tack_pk_run_cuda`, which builds the arguments on the host and launches it
+    (`tack::pykernel::run_cuda`: the device, the stream, and debug mode's failure record)."""
     params = ", ".join(f"A{k} a{k}" for k in range(nargs))
     templ = ", ".join(f"class A{k}" for k in range(nargs))
     templ = f"template <{templ}>\n" if nargs else ""
@@ -269,28 +271,32 @@ def _cuda_entry(ndims, nargs, decls, call):
         unflat.append(f"    const tack::index_t i1 = (t / {'d2' if ndims == 3 else '1'}) % d1;")
     if ndims == 3:
         unflat.append("    const tack::index_t i2 = t % d2;")
+    sep = ", " if nargs else ""
     return (
         "\n#if defined(__CUDACC__)\n"
         f"{templ}__global__ void tack_pk_global(tack::index_t total, tack::index_t inner, "
-        f"tack::index_t d1, tack::index_t d2{', ' if nargs else ''}{params}) {{\n"
+        f"tack::index_t d1, tack::index_t d2{sep}{params}) {{\n"
         "  (void)d1;\n  (void)d2;\n"
-        "  const tack::index_t t = tack::index_t(blockIdx.x) * blockDim.x + threadIdx.x;\n"
-        "  if (t < total) {\n" + "\n".join(unflat) + f"\n    {call};\n  }}\n}}\n\n"
+        "  const tack::index_t stride = tack::index_t(gridDim.x) * blockDim.x;\n"
+        "  for (tack::index_t t = tack::index_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total;\n"
+        "       t += stride) {\n" + "\n".join(unflat) + f"\n    {call};\n  }}\n}}\n\n"
         "TACK_PK_EXPORT int tack_pk_run_cuda(const tack_pk_slot* S, const int64_t* dims, "
-        "void* stream, tack_pk_error* error) {\n"
-        f"{decls.replace('    const auto', '  const auto')}\n"
-        f"  const tack::index_t d1 = {'dims[1]' if ndims >= 2 else '1'}, "
+        "int32_t device,\n                                void* stream, int32_t debug, "
+        "tack_pk_error* error) {\n"
+        "  (void)S;\n"
+        "  return tack::pykernel::run_guarded(error, [&] {\n"
+        f"{decls}\n"
+        f"    const tack::index_t d1 = {'dims[1]' if ndims >= 2 else '1'}, "
         f"d2 = {'dims[2]' if ndims == 3 else '1'};\n"
-        "  const tack::index_t inner = d1 * d2, total = dims[0] * inner;\n"
-        "  if (total <= 0) return 0;\n"
-        "  const unsigned threads = 256;\n"
-        "  const unsigned blocks = unsigned((total + threads - 1) / threads);\n"
-        f"  tack_pk_global<<<blocks, threads, 0, static_cast<cudaStream_t>(stream)>>>(total, "
-        f"inner, d1, d2{', ' if nargs else ''}{', '.join(f'a{k}' for k in range(nargs))});\n"
-        "  const cudaError_t e = cudaGetLastError();\n"
-        "  if (e != cudaSuccess) {\n"
-        "    tack::pykernel::copy_message(error, 2, cudaGetErrorString(e));\n"
-        "    return 1;\n  }\n  return 0;\n}\n#endif\n")
+        "    const tack::index_t inner = d1 * d2, total = dims[0] * inner;\n"
+        "    if (tack::pykernel::run_cuda(error, device, stream, debug, total,\n"
+        "                                 [&](unsigned blocks, unsigned threads, cudaStream_t s) {\n"
+        "          tack_pk_global<<<blocks, threads, 0, s>>>(total, inner, d1, d2"
+        f"{sep}{', '.join(f'a{k}' for k in range(nargs))});\n"
+        "        }) != 0) {\n"
+        "      throw tack::pykernel::reported{};\n"
+        "    }\n"
+        "  });\n}\n#endif\n")
 
 
 class _Compiled:
@@ -300,24 +306,58 @@ class _Compiled:
         self.variant, self.lib, self.key, self.source = variant, lib, key, source
 
 
-def _compile_variant(tack_mod, kern, ndims, types, debug_mode):
-    source, unit, written = generate(tack_mod, kern, ndims, types, debug_mode)
+def _compile_variant(tack_mod, kern, ndims, types, debug_mode, device):
+    cuda = device != "cpu"
+    source, unit, written = generate(tack_mod, kern, ndims, types, debug_mode, cuda=cuda)
     for key in unit.functions:
         _dependents.setdefault(key, weakref.WeakSet()).add(kern)
     with build.compile_lock():
-        lib, key = build.load_or_build(source, _stats, debug_mode)
+        lib, key = build.load_or_build(source, _stats, debug_mode, cuda=cuda)
     import ctypes
     run = ctypes.cast(lib.tack_pk_run, ctypes.c_void_p).value
+    run_cuda = ctypes.cast(lib.tack_pk_run_cuda, ctypes.c_void_p).value if cuda else 0
     pyf = kern.parsed()
     label = f"kernel {pyf.qualname!r} ({pyf.where(pyf.tree)})"
-    return _Compiled(None, lib, key, source), run, written, label, unit.written
+    return _Compiled(None, lib, key, source), run, run_cuda, written, label, unit.written
+
+
+def _launch_device(tack_mod, kern, w, device):
+    """Where a launch runs: the device its arrays live on (all on one), or ``device`` (which
+    they must live on), or the default device for a launch without arrays."""
+    where = {}
+    for obj, kind, name in zip(w.slots, w.kinds, w.names):
+        if kind == A.SLOT_ARRAY:
+            where.setdefault(obj.device, name)
+    pyf = kern.parsed()
+    label = f"kernel {pyf.qualname!r} ({pyf.where(pyf.tree)})"
+    if device is not None:
+        dev = _core._kernels.device(str(device))
+        for d, name in where.items():
+            if d != dev:
+                raise tack_mod.DeviceError(
+                    f"tack.launch: {label} runs on {dev} (device={device!r}), and {name} is on "
+                    f"{d} (copy it with a.to_device({dev!r}))")
+        return dev
+    if len(where) > 1:
+        (d1, n1), (d2, n2) = list(where.items())[:2]
+        raise tack_mod.DeviceError(
+            f"tack.launch: {label}: {n1} is on {d1} and {n2} is on {d2}; the arrays of a launch "
+            f"live on one device (copy one with a.to_device({d1!r}))")
+    if where:
+        return next(iter(where))
+    return _core._kernels.device(None)
 
 
 def launch(dims, kern, *args, device=None, stream=None):
     """Runs ``kern`` at every index of ``dims`` (an int, or a tuple of up to 3 ints, row-major):
     ``tack.launch(n, blend, out, x, y, 0.25)``. Arguments: tack arrays of any element type, rank
     and layout (row views too), ``tack.arrays`` implicit arrays, ``@tack.device_class``
-    instances, Python numbers, and DLPack tensors (imported without a copy)."""
+    instances, Python numbers, and DLPack tensors (imported without a copy).
+
+    The kernel runs where its arrays live: on the CPU, or on a CUDA device (in a CUDA build of
+    the package), on the current stream of that device or on ``stream`` (a ``tack.Stream``).
+    On a GPU's default stream, or in debug mode, the launch waits for the kernel; on another
+    stream it returns at once."""
     if device is None and stream is None and type(kern) is Kernel and \
             _try_launch(kern._table, dims, args):
         return
@@ -326,28 +366,40 @@ def launch(dims, kern, *args, device=None, stream=None):
         raise TypeError(f"tack.launch: the kernel is a {type(kern).__qualname__}; decorate the "
                         "function with @tack.kernel")
     dims = _dims_tuple(dims)
-    if device is not None and str(device) not in ("cpu",):
-        raise tack_mod.DeviceError(f"tack.launch: device {device!r}: this build runs Python "
-                                   "kernels on the CPU")
     w, types = _walk(tack_mod, kern, len(dims), args)
-    sig = (len(dims), _debug[0], _signature(types))
+    dev = _launch_device(tack_mod, kern, w, device)
+    if stream is not None:
+        if not isinstance(stream, tack_mod.Stream):
+            raise TypeError(f"tack.launch: stream is a tack.Stream, not "
+                            f"{type(stream).__qualname__}")
+        if stream.device != dev:
+            raise tack_mod.DeviceError(f"tack.launch: the launch runs on {dev}, and stream "
+                                       f"{stream!r} is on {stream.device}")
+    sig = (len(dims), _debug[0], dev, _signature(types))
     compiled = kern._variants.get(sig)
     if compiled is None:
         with kern._lock:
             compiled = kern._variants.get(sig)
             if compiled is None:
-                c, run, written, label, unit_written = _compile_variant(
-                    tack_mod, kern, len(dims), types, _debug[0])
+                c, run, run_cuda, written, label, unit_written = _compile_variant(
+                    tack_mod, kern, len(dims), types, _debug[0], dev)
                 # a written slot is named with the first store into it
                 names = [f"{n} at {unit_written[k]}" if k in unit_written else n
                          for k, n in enumerate(w.names)]
                 written = written + [False] * (len(names) - len(written))
-                c.variant = _core._kernels.Variant(run, written, names, label, len(dims))
+                c.variant = _core._kernels.Variant(run, written, names, label, len(dims), dev,
+                                                   run_cuda)
                 kern._variants[sig] = compiled = c
     else:
         _stats["memory_hits"] += 1
-    kern._table.add(dims, args, compiled.variant)
-    _core._kernels.launch(compiled.variant, dims, w.slots, w.kinds)
+    # The C++ table infers the device from the arrays: a launch without any stays on this path.
+    if any(k == A.SLOT_ARRAY for k in w.kinds):
+        kern._table.add(dims, args, compiled.variant)
+    if stream is None:
+        _core._kernels.launch(compiled.variant, dims, w.slots, w.kinds)
+    else:
+        with stream:
+            _core._kernels.launch(compiled.variant, dims, w.slots, w.kinds)
 
 
 def generated_source(kern, dims, *args, cuda=False):

@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import threading
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 _FLAGS = ["-std=c++20", "-O3", "-fno-math-errno", "-fPIC", "-shared", "-fvisibility=hidden",
           "-w", "-Wl,-z,defs"]
 _lock = threading.Lock()
@@ -47,13 +47,15 @@ def compiler():
     return shutil.which("c++") or shutil.which("g++") or "c++"
 
 
-def _compiler_identity(cxx):
+def _compiler_identity(cxx, last=False):
+    """The line of `cxx --version` that names it (`last`: nvcc names its release last)."""
     key = ("cxx", cxx)
     ident = _state.get(key)
     if ident is None:
         try:
             out = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=60)
-            ident = out.stdout.splitlines()[0] if out.stdout else cxx
+            lines = out.stdout.splitlines()
+            ident = (lines[-1] if last else lines[0]) if lines else cxx
         except (OSError, subprocess.SubprocessError) as e:
             raise RuntimeError(f"tack: the kernel compiler {cxx!r} cannot be run ({e}); set "
                                "TACK_CXX to a C++20 compiler") from None
@@ -83,13 +85,47 @@ def flags(debug=False):
     return _FLAGS + ["-march=native", f"-DTACK_BOUNDS_CHECK={1 if debug else 0}"]
 
 
+def _build_info(name, default=""):
+    try:
+        from .. import _build_info as info
+        return getattr(info, name, default)
+    except ImportError:
+        return default
+
+
+def nvcc():
+    """The CUDA compiler of kernels that run on a GPU: ``TACK_NVCC``, else the one that built the
+    package, else ``nvcc`` on the PATH or in /usr/local/cuda; None where there is none."""
+    for candidate in (os.environ.get("TACK_NVCC"), _build_info("NVCC")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    return "/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None
+
+
+def cuda_architecture():
+    """The GPU architecture kernels are compiled for (``TACK_CUDA_ARCH``, else the first one the
+    package's own CUDA code was built for): ``"90"`` compiles sm_90 code and its PTX, which newer
+    GPUs compile on load."""
+    arch = os.environ.get("TACK_CUDA_ARCH") or _build_info("CUDA_ARCHITECTURES") or "90"
+    return arch.replace(";", " ").split()[0].split("-")[0]
+
+
+def cuda_flags(debug=False):
+    """The nvcc flags of a variant that runs on a GPU: one CUDA runtime per process (the shared
+    one the package links), host code as position-independent as the CPU variants."""
+    arch = cuda_architecture()
+    return ["-x", "cu", "-std=c++20", "-O3", "--extended-lambda", "--expt-relaxed-constexpr",
+            f"-gencode=arch=compute_{arch},code=[sm_{arch},compute_{arch}]", "-cudart", "shared",
+            "-shared", "-Xcompiler", "-fPIC,-fvisibility=hidden,-fno-math-errno", "-w",
+            "-Xlinker", "-z,defs", f"-DTACK_BOUNDS_CHECK={1 if debug else 0}"]
+
+
 def headers_digest():
     """A digest of the contents of the headers the package carries (recorded at build time)."""
-    try:
-        from .. import _build_info
-        return getattr(_build_info, "HEADERS", "")
-    except ImportError:
-        return ""
+    return _build_info("HEADERS")
 
 
 def cache_dir(create=True):
@@ -118,12 +154,26 @@ def check_private(path):
             f"use it. Run 'chmod 700 {path}' or set TACK_KERNEL_CACHE to a private directory")
 
 
-def cache_key(source, debug=False):
+def _toolchain(cuda, debug):
+    """The compiler, its identity and its flags for a variant (`cuda`: one that runs on a GPU)."""
+    if not cuda:
+        cxx = compiler()
+        return cxx, _compiler_identity(cxx), flags(debug)
+    tool = nvcc()
+    if tool is None:
+        raise RuntimeError("tack: a kernel on a GPU is compiled with nvcc, and none was found "
+                           "(set TACK_NVCC, or put the CUDA toolkit's bin folder on PATH)")
+    # nvcc compiles host code with the compiler that built the package
+    return tool, _compiler_identity(tool, last=True), cuda_flags(debug) + ["-ccbin", compiler()]
+
+
+def cache_key(source, debug=False, cuda=False):
     from .. import __version__
-    cxx = compiler()
+    tool, ident, tool_flags = _toolchain(cuda, debug)
     h = hashlib.sha256()
-    for part in (f"abi {ABI_VERSION}", f"tack {__version__}", headers_digest(),
-                 _compiler_identity(cxx), cxx, " ".join(flags(debug)), cpu_target(), source):
+    for part in (f"abi {ABI_VERSION}", f"tack {__version__}", headers_digest(), ident,
+                 _compiler_identity(compiler()), tool, " ".join(tool_flags), cpu_target(),
+                 source):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:40]
@@ -138,9 +188,10 @@ class CompileError(RuntimeError):
     """The C++ compiler failed on generated code (a bug of tack's lowering, or the compiler)."""
 
 
-def load_or_build(source, stats, debug=False):
-    """The loaded library of `source`: from the disk cache, else compiled into it."""
-    key = cache_key(source, debug)
+def load_or_build(source, stats, debug=False, cuda=False):
+    """The loaded library of `source`: from the disk cache, else compiled into it (by nvcc, for
+    a GPU, with `cuda`)."""
+    key = cache_key(source, debug, cuda)
     d = cache_dir()
     so = os.path.join(d, key + ".so")
     sumfile = os.path.join(d, key + ".sha256")
@@ -148,7 +199,7 @@ def load_or_build(source, stats, debug=False):
     if lib is not None:
         stats["disk_loads"] += 1
         return lib, key
-    lib = _compile(source, d, key, so, sumfile, debug)
+    lib = _compile(source, d, key, so, sumfile, debug, cuda)
     stats["compiles"] += 1
     return lib, key
 
@@ -174,25 +225,29 @@ def _load(path):
     return lib
 
 
-def _compile(source, d, key, so, sumfile, debug):
+def _compile(source, d, key, so, sumfile, debug, cuda):
     """Compiles `source` and enters it in the cache; returns the library this process compiled.
 
     The source goes to `<key>.cpp` (the same name and text in every process, so every process
     compiles the same bytes) and the library to a temporary name, which this process loads
     before renaming it into place: another process racing on the same key may replace the
     entry between our rename and a load by name, but never what we load."""
-    cxx = compiler()
-    src = os.path.join(d, key + ".cpp")
-    fd, tmp_src = tempfile.mkstemp(prefix=f".{key}-", suffix=".cpp", dir=d)
+    tool, _, tool_flags = _toolchain(cuda, debug)
+    suffix = ".cu" if cuda else ".cpp"
+    src = os.path.join(d, key + suffix)
+    fd, tmp_src = tempfile.mkstemp(prefix=f".{key}-", suffix=suffix, dir=d)
     with os.fdopen(fd, "w") as f:
         f.write(source)
     os.replace(tmp_src, src)
     fd, tmp_so = tempfile.mkstemp(prefix=f".{key}-", suffix=".so", dir=d)
     os.close(fd)
-    cmd = [cxx, *flags(debug), "-I", include_dir(), *_precompiled(d, cxx, debug), "-o", tmp_so,
-           src]
+    pch = [] if cuda else _precompiled(d, tool, debug)
+    cmd = [tool, *tool_flags, "-I", include_dir(), *pch, "-o", tmp_so, src]
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True)
+        env = None
+        if cuda:  # nvcc's own programs crash under a preloaded sanitizer (make test-sanitize)
+            env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if out.returncode != 0:
             raise CompileError(
                 "tack: compiling a kernel failed (this is a bug in tack's lowering or in the "
