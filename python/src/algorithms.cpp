@@ -16,20 +16,8 @@ using namespace nb::literals;
 namespace {
 
 /// The stored array an algorithm reads: a tack array as it is, an implicit array or anything NumPy
-/// reads evaluated into one.
-py_array stored(nb::handle h, const char* op) {
-  if (nb::isinstance<py_array>(h)) return nb::cast<const py_array&>(h);
-  nb::module_ tack_mod = nb::module_::import_("tack");
-  if (is_lazy(h)) return nb::cast<py_array>(tack_mod.attr("arrays").attr("_materialize")(h));
-  try {
-    return nb::cast<py_array>(tack_mod.attr("asarray")(h));
-  } catch (nb::python_error& e) {
-    if (!e.matches(PyExc_TypeError)) throw;
-    throw nb::type_error(
-        (std::string(op) + ": expected an array, got " + nb::cast<std::string>(nb::repr(h.type())))
-            .c_str());
-  }
-}
+/// reads evaluated into one (`tack.asarray`'s conversion).
+py_array stored(nb::handle h, const char* op) { return array_argument(h, op); }
 
 /// `a` interleaved: SoA arrays are copied so that components come in storage order (i * C + c).
 py_array interleaved(const py_array& a) {
@@ -66,7 +54,7 @@ struct gil_off {
 nb::object sum_of(nb::handle h) {
   if (is_lazy(h)) return reduce_lazy(h, "sum");
   const py_array a = stored(h, "tack.sum");
-  return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
+  return tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() -> nb::object {
     // Integers and booleans sum in 64 bits, as NumPy's do; floats in their own precision.
     using Acc =
         std::conditional_t<std::is_floating_point_v<S>, S,
@@ -109,7 +97,7 @@ nb::object extreme(nb::handle h, bool is_min) {
                            (is_min ? "minimum" : "maximum"))
                               .c_str());
   }
-  return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
+  return tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() -> nb::object {
     std::optional<S> best;
     {
       gil_off g(a);
@@ -153,7 +141,7 @@ double mean_of(nb::handle h, nb::handle n) {
                            " has no values; the mean of no values is undefined")
                               .c_str());
   }
-  return with_scalar(a.elem.kind(), [&]<class S>() -> double {
+  return tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() -> double {
     gil_off g(a);
     if constexpr (std::is_floating_point_v<S>) {
       return static_cast<double>(tack::mean(part_as<S>(a.data)));
@@ -167,7 +155,7 @@ double mean_of(nb::handle h, nb::handle n) {
 double variance_of(nb::handle h, nb::handle n, index_t ddof, bool root) {
   const char* op = root ? "tack.algorithms.stddev" : "tack.algorithms.variance";
   const py_array a = first_components(stored(h, op), n, op);
-  return with_scalar(a.elem.kind(), [&]<class S>() -> double {
+  return tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() -> double {
     gil_off g(a);
     if constexpr (std::is_floating_point_v<S>) {
       const auto& x = part_as<S>(a.data);
@@ -192,7 +180,7 @@ void sort_in_place(const py_array& a) {
     throw nb::value_error(
         ("tack.algorithms.sort: " + a.describe() + " is not 1-D; reshape it first").c_str());
   }
-  with_scalar(a.elem.kind(), [&]<class S>() {
+  tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() {
     gil_off g(a);
     tack::sort(part_as<S>(a.data));
   });
@@ -233,11 +221,11 @@ void sort_by_key(const py_array& keys, const py_array& values) {
   const index_t n = keys.shape[0];
   auto order = tack::empty<std::int64_t>(tack::shape<1>{n});
   tack::copyto(order, tack::arrays::counting<std::int64_t>(n));
-  with_scalar(keys.elem.kind(), [&]<class K>() {
+  tack::visit_scalar_kind(keys.elem.kind(), [&]<class K>() {
     gil_off g(keys);
     tack::sort_by_key(part_as<K>(keys.data), order);
   });
-  with_scalar(values.elem.kind(), [&]<class V>() {
+  tack::visit_scalar_kind(values.elem.kind(), [&]<class V>() {
     gil_off g(values);
     const auto& v = part_as<V>(values.data);
     auto before = v.copy();
@@ -263,7 +251,7 @@ nb::object scan(nb::handle in, nb::handle out, bool inclusive) {
   // scan is instantiated once per type.
   const py_array in_out_type =
       a.elem.kind() == o.elem.kind() ? a : copy_array(a, o.elem, tack::layout::aos, a.device());
-  with_scalar(o.elem.kind(), [&]<class S>() {
+  tack::visit_scalar_kind(o.elem.kind(), [&]<class S>() {
     gil_off g(a);
     if (inclusive) {
       tack::inclusive_scan(part_as<S>(in_out_type.data), part_as<S>(o.data));
@@ -275,14 +263,13 @@ nb::object scan(nb::handle in, nb::handle out, bool inclusive) {
 }
 
 nb::object dot_of(nb::handle x, nb::handle y) {
-  nb::handle mod = nb::module_::import_("tack");
   if (nb::isinstance<py_array>(x) && nb::isinstance<py_array>(y)) {
     const py_array a = interleaved(nb::cast<const py_array&>(x));
     const py_array b = interleaved(nb::cast<const py_array&>(y));
     if (a.elem.kind() == b.elem.kind() && a.elem.components() == b.elem.components() &&
         a.size() == b.size() &&
         std::equal(a.shape.begin(), a.shape.begin() + a.ndim, b.shape.begin())) {
-      return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
+      return tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() -> nb::object {
         gil_off g(a);
         if constexpr (std::is_floating_point_v<S>) {
           return nb::cast(tack::dot(part_as<S>(a.data), part_as<S>(b.data)));
@@ -293,7 +280,7 @@ nb::object dot_of(nb::handle x, nb::handle y) {
       });
     }
   }
-  return mod.attr("sum")(x * y);
+  return sum_of(x * y);
 }
 
 }  // namespace

@@ -301,7 +301,7 @@ static std::vector<nb::object> element_objects(nb::handle value, const tack::dty
 // ---- storage ------------------------------------------------------------------------------------
 
 flat empty_flat(tack::scalar_kind k, index_t n, tack::device device) {
-  return with_scalar(k, [&]<class S>() -> flat {
+  return tack::visit_scalar_kind(k, [&]<class S>() -> flat {
     tack::options o;
     o.device = device;
     return tack::empty<S>(tack::shape<1>{n}, o);
@@ -375,7 +375,7 @@ py_array convert_parts(const py_array& src, tack::scalar_kind k) {
         [&](const auto& part) -> flat {
           // One pass through the C++ cast implicit array (astype's conversion, without a host
           // round trip).
-          return with_scalar(k, [&]<class U>() -> flat {
+          return tack::visit_scalar_kind(k, [&]<class U>() -> flat {
             tack::options o;
             o.device = part.device();
             auto out = tack::empty<U>(tack::shape<1>{part.size()}, o);
@@ -416,7 +416,7 @@ void copy_values(const py_array& dst, const py_array& src, const char* op) {
   maybe_release gil(dst.size() * dst.components());
   const py_array& from =
       src.elem.kind() == dst.elem.kind() ? src : convert_parts(src, dst.elem.kind());
-  with_scalar(dst.elem.kind(), [&]<class S>() { copy_same_kind<S>(dst, from); });
+  tack::visit_scalar_kind(dst.elem.kind(), [&]<class S>() { copy_same_kind<S>(dst, from); });
 }
 
 py_array copy_array(const py_array& src, const tack::dtype& elem, tack::layout layout,
@@ -432,7 +432,7 @@ nb::object to_numpy(const py_array& a) {
   const index_t n = a.size() * c;
   auto shape = a.storage_shape();
   std::vector<std::size_t> np_shape(shape.begin(), shape.end());
-  return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
+  return tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() -> nb::object {
     auto* host = new tack::array<S>(tack::empty<S>(tack::shape<1>{n}));
     nb::capsule owner(host, [](void* p) noexcept { delete static_cast<tack::array<S>*>(p); });
     {
@@ -544,7 +544,7 @@ void fill_array(const py_array& a, nb::handle value) {
           std::string(op) + ": " + a.describe() + " is read-only; copy it first (a.copy())");
   }
   auto objs = element_objects(value, a.elem, op);
-  with_scalar(a.elem.kind(), [&]<class S>() {
+  tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() {
     std::vector<S> v;
     for (auto& o : objs) v.push_back(to_scalar<S>(o, op));
     const int c = a.components();

@@ -33,43 +33,11 @@ namespace tackpy {
 
 using tack::index_t;
 
-/// One rank-1 handle per scalar kind, in `tack::scalar_kind` order.
-using flat =
-    std::variant<tack::array<float>, tack::array<double>, tack::array<std::int8_t>,
-                 tack::array<std::int16_t>, tack::array<std::int32_t>, tack::array<std::int64_t>,
-                 tack::array<std::uint8_t>, tack::array<std::uint16_t>, tack::array<std::uint32_t>,
-                 tack::array<std::uint64_t>, tack::array<bool>>;
+template <class... S>
+std::variant<tack::array<S>...> flat_of(tack::type_list<S...>);
 
-/// Calls `f.template operator()<S>()` with the C++ type of scalar kind `k`.
-template <class F>
-decltype(auto) with_scalar(tack::scalar_kind k, F&& f) {
-  using K = tack::scalar_kind;
-  switch (k) {
-    case K::f32:
-      return f.template operator()<float>();
-    case K::f64:
-      return f.template operator()<double>();
-    case K::i8:
-      return f.template operator()<std::int8_t>();
-    case K::i16:
-      return f.template operator()<std::int16_t>();
-    case K::i32:
-      return f.template operator()<std::int32_t>();
-    case K::i64:
-      return f.template operator()<std::int64_t>();
-    case K::u8:
-      return f.template operator()<std::uint8_t>();
-    case K::u16:
-      return f.template operator()<std::uint16_t>();
-    case K::u32:
-      return f.template operator()<std::uint32_t>();
-    case K::u64:
-      return f.template operator()<std::uint64_t>();
-    case K::boolean:
-      break;
-  }
-  return f.template operator()<bool>();
-}
+/// One rank-1 handle per scalar kind, in `tack::scalar_kind` order (`tack::scalar_types`).
+using flat = decltype(flat_of(tack::scalar_types{}));
 
 /// The most dimensions a Python array has, component axes included (DLPack exports them all).
 inline constexpr int max_storage_rank = tack::max_rank;
@@ -153,6 +121,17 @@ void copy_values(const py_array& dst, const py_array& src, const char* op);
 /// `layout` on `device`.
 py_array copy_array(const py_array& src, const tack::dtype& elem, tack::layout layout,
                     tack::device device);
+
+/// `tack.asarray(values, dtype, device=, layout=)`: the one conversion of anything into an array
+/// argument (the object itself when it matches).
+nb::object as_array(nb::handle values, nb::handle dtype, nb::handle device, nb::handle layout);
+/// `values` as the array a binding reads (`tack.asarray`'s conversion); a `TypeError` naming `op`
+/// for what is not an array. `const py_array a = array_argument(h, "tack.sort");`
+py_array array_argument(nb::handle values, const char* op);
+/// `tack.from_dlpack(obj, device=, copy=, writable=)`.
+py_array from_dlpack(nb::handle obj, nb::handle device, nb::handle copy, bool writable);
+/// The stored values of an implicit array of the lazy evaluator (`tack.arrays`, lazy arithmetic).
+py_array materialize_lazy(nb::handle lazy);
 
 /// `tack.copyto(dst, src)` for any source.
 void copyto_any(const py_array& dst, nb::handle src);
@@ -253,6 +232,7 @@ void bind_array(nb::module_& m);
 void bind_factories(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 void bind_lazy(nb::module_& m);
+void bind_arrays(nb::module_& m);
 void bind_algorithms(nb::module_& m);
 void bind_dataset(nb::module_& m);
 void bind_amr(nb::module_& m);

@@ -27,19 +27,6 @@ namespace {
 
 // ---- element types -------------------------------------------------------------------------
 
-/// Calls `f.template operator()<T>()` with the element type `e` names, among the types a field
-/// holds (scalars, vec2/3/4 and mat2/3/4 of f32 and f64: `tack::any_array`'s visit list);
-/// false when `e` is none of them.
-template <class F>
-bool with_element(const tack::dtype& e, F&& f) {
-  bool done = false;
-  [&]<class... Ts>(tack::detail::type_list<Ts...>) {
-    ((!done && e == tack::dtype_of<Ts>() ? (f.template operator()<Ts>(), done = true) : false),
-     ...);
-  }(tack::detail::visit_element_types{});
-  return done;
-}
-
 /// A `tack.Array` (storage) over the rank-1 handle `a`: the same memory, the same version.
 template <class T>
 py_array to_py(const tack::array<T>& a) {
@@ -101,15 +88,9 @@ tack::array<T> typed(const py_array& a) {
   }
 }
 
-/// Any object as a Python array: a `tack.Array` itself, anything else through
-/// `tack.asarray(numpy.asarray(x))` (a NumPy array is shared, not copied).
-py_array as_py_array(nb::handle h) {
-  if (nb::isinstance<py_array>(h)) return nb::cast<py_array>(h);
-  nb::object np = nb::module_::import_("numpy");
-  nb::object tack_module = nb::module_::import_("tack");
-  nb::object a = tack_module.attr("asarray")(np.attr("asarray")(h));
-  return nb::cast<py_array>(a);
-}
+/// Any object as a Python array (`tack.asarray`'s conversion: a NumPy array is shared, not
+/// copied).
+py_array as_py_array(nb::handle h) { return array_argument(h, "tack.dataset"); }
 
 // ---- meshes ---------------------------------------------------------------------------------
 
@@ -161,7 +142,7 @@ decltype(auto) with_mesh(nb::handle h, const char* op, F&& f) {
 /// over the same memory).
 nb::object field_object(const td::any_field& f, nb::handle mesh) {
   py_array values;
-  if (!with_element(f.dtype(), [&]<class T>() { values = to_py(f.as<T>().values()); })) {
+  if (!tack::visit_dtype(f.dtype(), [&]<class T>() { values = to_py(f.as<T>().values()); })) {
     throw nb::type_error(("tack.dataset: field of element type " + std::string(f.dtype().name()) +
                           " has no Python form")
                              .c_str());
@@ -178,7 +159,7 @@ td::any_field make_field(const td::function_space& space, const py_array& v) {
                               .c_str());
   }
   td::any_field out;
-  if (!with_element(v.elem, [&]<class T>() { out = td::field<T>(space, typed<T>(v)); })) {
+  if (!tack::visit_dtype(v.elem, [&]<class T>() { out = td::field<T>(space, typed<T>(v)); })) {
     throw nb::type_error(("tack.dataset.Field: values of " + std::string(v.elem.name()) +
                           " cannot be a field; fields take scalars, vec2/3/4 and mat2/3/4 of f32 "
                           "or f64")
@@ -322,7 +303,7 @@ inline constexpr bool interpolated_from_python =
 
 nb::object interpolate(const py_field& f, nb::handle points) {
   nb::object out;
-  const bool ok = with_element(f.field.dtype(), [&]<class T>() {
+  const bool ok = tack::visit_dtype(f.field.dtype(), [&]<class T>() {
     if constexpr (!std::is_floating_point_v<tack::scalar_t<T>>) {
       throw nb::type_error(("tack.dataset.Field.interpolate: interpolation needs a floating-point "
                             "element type; the field is " +

@@ -51,7 +51,7 @@ nb::object capsule_of(M* t, const char* name, PyCapsule_Destructor destructor) {
 // the shape), so one instantiation per scalar type serves every rank.
 nb::object export_capsule(const py_array& a, bool legacy, bool copied) {
   const auto sshape = a.storage_shape();
-  return with_scalar(a.elem.kind(), [&]<class S>() -> nb::object {
+  return tack::visit_scalar_kind(a.elem.kind(), [&]<class S>() -> nb::object {
     const auto& f = part_as<S>(a.data);
     if (legacy) {
       auto* t = tack::detail::export_dlpack<tack::dlpack::DLManagedTensor>(
@@ -148,7 +148,7 @@ py_array from_any(const tack::any_array& any) {
   for (int d = 0; d < out.ndim; ++d)
     out.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
   const index_t n = out.size();
-  out.data = with_scalar(out.elem.kind(), [&]<class S>() -> flat {
+  out.data = tack::visit_scalar_kind(out.elem.kind(), [&]<class S>() -> flat {
     flat f;
     [&]<int... Rm1>(std::integer_sequence<int, Rm1...>) {
       ((any.rank() == Rm1 + 1 ? (f = any.as<S, Rm1 + 1>().reshape(tack::shape<1>{n}), 0) : 0), ...);
@@ -158,6 +158,8 @@ py_array from_any(const tack::any_array& any) {
   });
   return out;
 }
+
+}  // namespace
 
 py_array from_dlpack(nb::handle obj, nb::handle device, nb::handle copy, bool writable) {
   const char* op = "tack.from_dlpack";
@@ -206,8 +208,6 @@ py_array from_dlpack(nb::handle obj, nb::handle device, nb::handle copy, bool wr
   }
   return out;
 }
-
-}  // namespace
 
 nb::object dunder_array(nb::handle self, nb::handle dtype, nb::handle copy) {
   const py_array& a = nb::cast<const py_array&>(self);

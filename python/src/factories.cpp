@@ -16,7 +16,7 @@ namespace {
 enum class init { none, zeros, ones };
 
 flat new_flat(tack::scalar_kind k, index_t n, tack::device device, init how) {
-  return with_scalar(k, [&]<class S>() -> flat {
+  return tack::visit_scalar_kind(k, [&]<class S>() -> flat {
     tack::options o;
     o.device = device;
     switch (how) {
@@ -103,7 +103,7 @@ py_array borrow_numpy(nb::handle np_array, const tack::dtype& elem,
   for (int d = 0; d < a.ndim; ++d)
     a.shape[static_cast<std::size_t>(d)] = shape[static_cast<std::size_t>(d)];
   const index_t n = a.size() * elem.components();
-  a.data = with_scalar(elem.kind(), [&]<class S>() -> flat {
+  a.data = tack::visit_scalar_kind(elem.kind(), [&]<class S>() -> flat {
     tack::options o;
     o.owner = keep_alive(np_array);
     static S dummy{};
@@ -180,6 +180,65 @@ py_array array_from_values(nb::handle values, nb::handle dtype, nb::handle devic
   return out;
 }
 
+}  // namespace
+
+nb::object as_array(nb::handle values, nb::handle dtype, nb::handle device, nb::handle layout) {
+  const char* op = "tack.asarray";
+  if (nb::isinstance<py_array>(values)) {
+    const py_array& src = nb::cast<const py_array&>(values);
+    const bool same_dtype = dtype.is_none() || dtype_from(dtype, src.elem, op) == src.elem;
+    const bool same_layout = layout.is_none() || parse_layout(layout, op) == src.layout;
+    const bool same_device = device.is_none() || parse_device(device, op) == src.device();
+    if (same_dtype && same_layout && same_device) return nb::borrow(values);
+    return nb::cast(array_from_values(values, dtype, device, layout));
+  }
+  if (is_lazy(values)) {
+    return as_array(nb::cast(materialize_lazy(values)), dtype, device, layout);
+  }
+  if (nb::hasattr(values, "_tack_kernel_array")) {  // computed by a @tack.func: one kernel launch
+    return as_array(values.attr("materialize")(), dtype, device, layout);
+  }
+  const bool plain = dtype.is_none() && (layout.is_none() || parse_layout(layout, op) ==
+                                                                 tack::layout::aos);
+  if (plain && nb::hasattr(values, "__dlpack__")) {
+    // Shared where the producer allows it (copied to `device` if it lives elsewhere); a tensor
+    // tack cannot take as it is is copied below.
+    try {
+      return nb::cast(from_dlpack(values, device, nb::none(), false));
+    } catch (const nb::python_error& e) {
+      if (!e.matches(PyExc_TypeError) && !e.matches(PyExc_ValueError) &&
+          !e.matches(PyExc_BufferError)) {
+        throw;
+      }
+    } catch (const nb::builtin_exception&) {
+    } catch (const tack::value_error&) {
+    } catch (const tack::type_error&) {
+    }
+  }
+  return nb::cast(array_from_values(values, dtype, device, layout));
+}
+
+py_array array_argument(nb::handle values, const char* op) {
+  if (nb::isinstance<py_array>(values)) return nb::cast<py_array>(values);
+  auto refuse = [&](const char* why) {
+    throw nb::type_error((std::string(op) + ": expected an array, got " +
+                          nb::cast<std::string>(nb::repr(values.type())) + " (" + why + ")")
+                             .c_str());
+  };
+  try {
+    return nb::cast<py_array>(as_array(values, nb::none(), nb::none(), nb::none()));
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    refuse(e.what());
+  } catch (const nb::builtin_exception& e) {
+    if (e.type() != nb::exception_type::type_error) throw;
+    refuse(e.what());
+  }
+  return {};  // not reached: refuse throws
+}
+
+namespace {
+
 py_array soa_of(nb::args comps) {
   const std::size_t n = comps.size();
   if (n < 2 || n > 4) {
@@ -241,7 +300,7 @@ py_array from_ptr(std::uintptr_t ptr, nb::handle shape, nb::handle dtype, bool w
                            " bytes for " + std::string(elem.name()))
                               .c_str());
   }
-  a.data = with_scalar(elem.kind(), [&]<class S>() -> flat {
+  a.data = tack::visit_scalar_kind(elem.kind(), [&]<class S>() -> flat {
     tack::options o;
     o.writable = writable;
     if (!owner.is_none()) o.owner = keep_alive(owner);
@@ -268,8 +327,7 @@ void copyto_any(const py_array& dst, nb::handle src) {
   nb::object values = nb::borrow(src);
   if (!nb::isinstance(src, np.attr("ndarray")) && nb::hasattr(src, "__dlpack__")) {
     // Another library's tensor: read it where it is (tack.from_dlpack shares its memory).
-    nb::object imported = nb::module_::import_("tack").attr("from_dlpack")(src);
-    const py_array& s = nb::cast<const py_array&>(imported);
+    const py_array s = from_dlpack(src, nb::none(), nb::none(), false);
     py_array as_elems = s;
     // The import is a scalar array whose trailing axes are the destination's components.
     tack::dtype elem = dst.elem.is_scalar() ? s.elem
@@ -378,6 +436,16 @@ void bind_factories(nb::module_& m) {
       },
       "prototype"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
       "layout"_a = nb::none());
+  m.def(
+      "asarray",
+      [](nb::handle values, nb::handle dtype, nb::handle device, nb::handle layout) {
+        return as_array(values, dtype, device, layout);
+      },
+      "values"_a, "dtype"_a = nb::none(), nb::kw_only(),
+        "device"_a = nb::none(), "layout"_a = nb::none(),
+        "`values` as a tack array: the array itself when it already matches (dtype, device, "
+        "layout), an implicit array evaluated, a shared import of a DLPack tensor (NumPy "
+        "included) where no conversion is asked, else a copy (`tack.array`).");
   m.def("array", &array_from_values, "values"_a, "dtype"_a = nb::none(), nb::kw_only(),
         "device"_a = nb::none(), "layout"_a = nb::none(),
         "A new array with a copy of `values` (a tack array, a NumPy array, nested sequences). "

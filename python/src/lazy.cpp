@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-/// @file `tack.arrays`: implicit arrays composed at run time from Python (`CountingArray`,
-/// `Permutation`, `a + 2.0 * b`, ...), evaluated block by block.
+/// @file The evaluator of the run-time compositions of `tack.arrays` (lazy.hpp has the node
+/// interface; arrays.cpp binds the constructors): the node types, block evaluation into stored
+/// arrays, stores into writable compositions, reductions, and arithmetic on arrays and implicit
+/// arrays (`a + 2.0 * b` builds a composition).
 ///
-/// In C++ a composition is a type and inlines into the kernel. From Python the composition is
-/// known only at run time, so each node here evaluates a *block* of elements (a few thousand,
-/// cache-sized) into a scratch buffer, as numexpr does: one virtual call per node and block, never
-/// one per element, and never a full-size temporary per operator. Stored operands are read in
-/// place; a scalar operand is a register value. Blocks run in parallel on the CPU backend
-/// (tack::parallel_for) and reductions combine per-block results in block order, so results do
-/// not depend on the thread count. Element values come from the C++ implicit arrays
-/// (tack::arrays::counting, random_uniform, ...) where one exists.
+/// Stored operands are read in place; a scalar operand is a register value. Blocks run in
+/// parallel on the CPU backend (tack::parallel_for) and reductions combine per-block results in
+/// block order, so results do not depend on the thread count.
 
-#include "common.hpp"
+#include "lazy.hpp"
 
 #include <nanobind/stl/shared_ptr.h>
 
@@ -57,27 +54,6 @@ thread_local std::size_t scratch::top = 0;
 /// Elements per block: about 16 KiB of the widest component type.
 index_t block_elements(int components) { return std::max<index_t>(64, 2048 / components); }
 
-/// Calls `f.template operator()<S>()` for the kinds arithmetic is computed in (see arith_kind).
-template <class F>
-decltype(auto) with_arith(tack::scalar_kind k, F&& f) {
-  using K = tack::scalar_kind;
-  switch (k) {
-    case K::f32:
-      return f.template operator()<float>();
-    case K::f64:
-      return f.template operator()<double>();
-    case K::i64:
-      return f.template operator()<std::int64_t>();
-    case K::u32:
-      return f.template operator()<std::uint32_t>();
-    case K::u64:
-      return f.template operator()<std::uint64_t>();
-    default:
-      break;
-  }
-  return f.template operator()<std::int32_t>();
-}
-
 /// The kind arithmetic of kind `k` is computed in: 8- and 16-bit integers (and booleans) in 32
 /// bits, then converted back, which gives the same wrapped result with a third of the code.
 tack::scalar_kind arith_kind(tack::scalar_kind k) {
@@ -95,55 +71,17 @@ tack::scalar_kind arith_kind(tack::scalar_kind k) {
   }
 }
 
+/// The types arithmetic is computed in (see arith_kind).
+using arith_types = tack::type_list<float, double, std::int32_t, std::int64_t, std::uint32_t,
+                                    std::uint64_t>;
+
+/// Calls `f.template operator()<S>()` with the type arithmetic of kind `k` is computed in.
+template <class F>
+decltype(auto) with_arith(tack::scalar_kind k, F&& f) {
+  return tack::visit_scalar_kind(arith_kind(k), std::forward<F>(f), arith_types{});
+}
+
 // ---- nodes --------------------------------------------------------------------------------------
-
-struct node {
-  tack::dtype elem;
-  std::vector<index_t> shape;
-  index_t n = 0;  ///< elements
-
-  virtual ~node() = default;
-  int components() const { return elem.components(); }
-  tack::scalar_kind kind() const { return elem.kind(); }
-  /// "CountingArray(n=10, ...)".
-  virtual std::string name() const = 0;
-  /// Elements [first, first + count) as count * components() scalars of kind() into `out`.
-  virtual void eval(index_t first, index_t count, void* out) const = 0;
-  /// Elements idx[0..count) (any indices < n).
-  virtual void gather(const index_t* idx, index_t count, void* out) const {
-    const std::size_t w = elem.itemsize();
-    for (index_t k = 0; k < count; ++k) eval(idx[k], 1, static_cast<unsigned char*>(out) + k * w);
-  }
-  /// The components of element `first` where they are stored contiguously (a stored array), else null.
-  virtual const void* direct(index_t) const { return nullptr; }
-  /// A value that every element has (a Python scalar operand): its components, else null.
-  virtual const void* uniform() const { return nullptr; }
-  /// Whether stores reach stored arrays.
-  virtual bool writable() const { return false; }
-  /// Stores count elements at [first, first + count).
-  virtual void store(index_t, index_t, const void*) const { refuse_store(); }
-  /// Stores elements at idx[0..count).
-  virtual void scatter(const index_t* idx, index_t count, const void* in) const {
-    const std::size_t w = elem.itemsize();
-    for (index_t k = 0; k < count; ++k)
-      store(idx[k], 1, static_cast<const unsigned char*>(in) + k * w);
-  }
-  /// The device of the stored arrays read, if any.
-  virtual std::optional<tack::device> device() const { return std::nullopt; }
-  /// Calls f with every stored array written by stores (their versions are bumped once per copy).
-  virtual void for_each_written(const std::function<void(const py_array&)>&) const {}
-  /// Calls f with every stored array read.
-  virtual void for_each_read(const std::function<void(const py_array&)>&) const {}
-  [[noreturn]] virtual void refuse_store() const {
-    throw nb::type_error(("tack.copyto: " + name() +
-                          " computes its values and cannot be stored "
-                          "into; store into a tack.Array, or into View, Strided, Permutation, "
-                          "Concatenate or ExtractComponent of stored arrays")
-                             .c_str());
-  }
-};
-
-using node_ptr = std::shared_ptr<const node>;
 
 std::string kind_name(tack::scalar_kind k) { return std::string(tack::dtype(k).name()); }
 
@@ -178,12 +116,12 @@ struct leaf final : node {
   }
   const void* direct(index_t first) const override {
     if (a.is_soa()) return nullptr;
-    return with_scalar(kind(), [&]<class S>() -> const void* {
+    return tack::visit_scalar_kind(kind(), [&]<class S>() -> const void* {
       return n ? read_ptr<S>(a.data) + first * components() : nullptr;
     });
   }
   void eval(index_t first, index_t count, void* out) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int c = components();
       S* o = static_cast<S*>(out);
       if (!a.is_soa()) {
@@ -198,7 +136,7 @@ struct leaf final : node {
     });
   }
   void gather(const index_t* idx, index_t count, void* out) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int c = components();
       S* o = static_cast<S*>(out);
       if (!a.is_soa()) {
@@ -216,7 +154,7 @@ struct leaf final : node {
   }
   bool writable() const override { return !a.read_only(); }
   void store(index_t first, index_t count, const void* in) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int c = components();
       const S* v = static_cast<const S*>(in);
       if (!a.is_soa()) {
@@ -231,7 +169,7 @@ struct leaf final : node {
     });
   }
   void scatter(const index_t* idx, index_t count, const void* in) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int c = components();
       const S* v = static_cast<const S*>(in);
       if (!a.is_soa()) {
@@ -271,32 +209,6 @@ struct constant final : node {
   void gather(const index_t*, index_t count, void* out) const override { eval(0, count, out); }
 };
 
-/// Values computed from the index by a C++ implicit array of scalar type S.
-template <class S, class A>
-struct computed final : node {
-  A array;
-  std::string label;
-  explicit computed(A a, std::string l) : array(std::move(a)), label(std::move(l)) {}
-  std::string name() const override { return label; }
-  void eval(index_t first, index_t count, void* out) const override {
-    S* o = static_cast<S*>(out);
-    for (index_t i = 0; i < count; ++i) o[i] = static_cast<S>(array[first + i]);
-  }
-  void gather(const index_t* idx, index_t count, void* out) const override {
-    S* o = static_cast<S*>(out);
-    for (index_t i = 0; i < count; ++i) o[i] = static_cast<S>(array[idx[i]]);
-  }
-};
-
-template <class S, class A>
-node_ptr make_computed(A a, index_t n, std::string label) {
-  auto p = std::make_shared<computed<S, A>>(std::move(a), std::move(label));
-  p->elem = tack::dtype_of<S>();
-  p->n = n;
-  p->shape = {n};
-  return p;
-}
-
 /// `out[k] = To(in[k])`. Each pair is its own function: inlined into one dispatcher, the 121 loops
 /// made one function too large for the optimizer to compile in reasonable time.
 template <class From, class To>
@@ -313,8 +225,8 @@ struct cast_node final : node {
   template <class F>
   void convert(index_t count, const void* in, void* out, F&&) const {
     const index_t m = count * components();
-    with_scalar(a->kind(), [&]<class From>() {
-      with_scalar(kind(), [&]<class To>() { convert_loop<From, To>(in, out, m); });
+    tack::visit_scalar_kind(a->kind(), [&]<class From>() {
+      tack::visit_scalar_kind(kind(), [&]<class To>() { convert_loop<From, To>(in, out, m); });
     });
   }
   void eval(index_t first, index_t count, void* out) const override {
@@ -337,6 +249,8 @@ struct cast_node final : node {
   }
 };
 
+}  // namespace
+
 node_ptr cast_to(const node_ptr& a, tack::scalar_kind k) {
   if (a->kind() == k) return a;
   auto c = std::make_shared<cast_node>();
@@ -346,6 +260,8 @@ node_ptr cast_to(const node_ptr& a, tack::scalar_kind k) {
   c->n = a->n;
   return c;
 }
+
+namespace {
 
 enum class binop { add, sub, mul, div, minimum, maximum, power };
 enum class unop { neg, abs, sqrt, exp, log, sin, cos };
@@ -562,7 +478,7 @@ struct permutation_node final : node {
     return "Permutation(" + indices->name() + ", " + values->name() + ")";
   }
   void read_indices(index_t first, index_t count, index_t* idx) const {
-    with_scalar(indices->kind(), [&]<class I>() {
+    tack::visit_scalar_kind(indices->kind(), [&]<class I>() {
       scratch t(static_cast<std::size_t>(count) * sizeof(I));
       indices->eval(first, count, t.p);
       const I* p = t.as<I>();
@@ -584,7 +500,10 @@ struct permutation_node final : node {
     values->gather(idx.as<index_t>(), count, out);
   }
   bool writable() const override { return values->writable(); }
-  [[noreturn]] void refuse_store() const override { values->refuse_store(); }
+  [[noreturn]] void refuse_store() const override {
+    values->refuse_store();
+    __builtin_unreachable();  // the call throws (a virtual call is not known to be noreturn)
+  }
   void store(index_t first, index_t count, const void* in) const override {
     scratch idx(static_cast<std::size_t>(count) * sizeof(index_t));
     read_indices(first, count, idx.as<index_t>());
@@ -634,7 +553,10 @@ struct strided_node final : node {
     a->gather(idx.as<index_t>(), count, out);
   }
   bool writable() const override { return a->writable(); }
-  [[noreturn]] void refuse_store() const override { a->refuse_store(); }
+  [[noreturn]] void refuse_store() const override {
+    a->refuse_store();
+    __builtin_unreachable();  // the call throws (a virtual call is not known to be noreturn)
+  }
   void store(index_t first, index_t count, const void* in) const override {
     if (step == 1) {
       a->store(offset + first, count, in);
@@ -724,7 +646,7 @@ struct component_node final : node {
     return "ExtractComponent(" + a->name() + ", " + std::to_string(c) + ")";
   }
   void eval(index_t first, index_t count, void* out) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int ca = a->components();
       scratch t(static_cast<std::size_t>(count) * a->elem.itemsize());
       const S* p = static_cast<const S*>(a->direct(first));
@@ -737,9 +659,12 @@ struct component_node final : node {
     });
   }
   bool writable() const override { return a->writable(); }
-  [[noreturn]] void refuse_store() const override { a->refuse_store(); }
+  [[noreturn]] void refuse_store() const override {
+    a->refuse_store();
+    __builtin_unreachable();  // the call throws (a virtual call is not known to be noreturn)
+  }
   void store(index_t first, index_t count, const void* in) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int ca = a->components();
       scratch t(static_cast<std::size_t>(count) * a->elem.itemsize());
       a->eval(first, count, t.p);
@@ -776,7 +701,7 @@ struct components_node final : parts_node {
     return s + ")";
   }
   void eval(index_t first, index_t count, void* out) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int c = components();
       scratch t(static_cast<std::size_t>(count) * sizeof(S));
       S* o = static_cast<S*>(out);
@@ -800,7 +725,7 @@ struct cartesian_node final : node {
     return s + ")";
   }
   void eval(index_t first, index_t count, void* out) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int c = components();
       const index_t nx = axes[0]->n, ny = axes[1]->n;
       S* o = static_cast<S*>(out);
@@ -821,7 +746,7 @@ struct uniform_coordinates_node final : node {
   std::array<double, 3> origin{}, spacing{1, 1, 1};
   std::string name() const override { return "UniformCoordinates(n=" + std::to_string(n) + ")"; }
   void eval(index_t first, index_t count, void* out) const override {
-    with_scalar(kind(), [&]<class S>() {
+    tack::visit_scalar_kind(kind(), [&]<class S>() {
       const int c = components();
       S* o = static_cast<S*>(out);
       for (index_t i = 0; i < count; ++i) {
@@ -839,12 +764,6 @@ struct uniform_coordinates_node final : node {
 
 // ---- the Python object --------------------------------------------------------------------------
 
-/// `tack.arrays.ImplicitArray`: a node, shared by every Python object that holds it.
-struct py_lazy {
-  node_ptr n;
-};
-
-node_ptr as_node(nb::handle h, const char* op);
 
 node_ptr scalar_operand(nb::handle value, tack::scalar_kind k, const node& like) {
   auto c = std::make_shared<constant>();
@@ -852,7 +771,7 @@ node_ptr scalar_operand(nb::handle value, tack::scalar_kind k, const node& like)
   c->shape = like.shape;
   c->n = like.n;
   c->value.resize(c->elem.itemsize());
-  with_scalar(k, [&]<class S>() {
+  tack::visit_scalar_kind(k, [&]<class S>() {
     const S v = to_scalar<S>(value, "tack.arrays");
     std::memcpy(c->value.data(), &v, sizeof(S));
   });
@@ -865,37 +784,7 @@ bool is_python_number(nb::handle h) {
           !nb::isinstance<py_lazy>(h) && !nb::hasattr(h, "__len__"));
 }
 
-bool is_float_kind(tack::scalar_kind k) {
-  return k == tack::scalar_kind::f32 || k == tack::scalar_kind::f64;
-}
-bool is_signed_kind(tack::scalar_kind k) {
-  return k == tack::scalar_kind::i8 || k == tack::scalar_kind::i16 || k == tack::scalar_kind::i32 ||
-         k == tack::scalar_kind::i64;
-}
-
-/// NumPy's promotion of two array kinds (simplified to tack's kinds).
-tack::scalar_kind promote(tack::scalar_kind a, tack::scalar_kind b) {
-  using K = tack::scalar_kind;
-  if (a == b) return a;
-  if (a == K::boolean) return b;
-  if (b == K::boolean) return a;
-  const int sa = tack::scalar_kind_size(a), sb = tack::scalar_kind_size(b);
-  if (is_float_kind(a) || is_float_kind(b)) {
-    if (a == K::f64 || b == K::f64) return K::f64;
-    // f32 with an integer: f32 holds integers of up to 16 bits exactly.
-    const int isz = is_float_kind(a) ? sb : sa;
-    return isz <= 2 ? K::f32 : K::f64;
-  }
-  if (is_signed_kind(a) == is_signed_kind(b)) return sa >= sb ? a : b;
-  // Mixed signedness: the signed type wide enough for both, or f64 past 64 bits.
-  const K s = is_signed_kind(a) ? a : b, u = is_signed_kind(a) ? b : a;
-  const int ss = tack::scalar_kind_size(s), us = tack::scalar_kind_size(u);
-  if (ss > us) return s;
-  if (us == 1) return K::i16;
-  if (us == 2) return K::i32;
-  if (us == 4) return K::i64;
-  return K::f64;
-}
+}  // namespace
 
 void require_same_shape(const node& a, const node& b, const char* op) {
   if (a.shape != b.shape) {
@@ -905,6 +794,8 @@ void require_same_shape(const node& a, const node& b, const char* op) {
                               .c_str());
   }
 }
+
+namespace {
 
 nb::object binary(nb::handle x, nb::handle y, binop op, bool reflected) {
   const char* opname = "tack arithmetic";
@@ -919,7 +810,7 @@ nb::object binary(nb::handle x, nb::handle y, binop op, bool reflected) {
   node_ptr b = ys ? nullptr : as_node(y, opname);
   tack::scalar_kind k;
   if (a && b) {
-    k = promote(a->kind(), b->kind());
+    k = tack::promote_kinds(a->kind(), b->kind());
     if (a->elem.components() != b->elem.components() && a->components() != 1 &&
         b->components() != 1) {
       throw nb::value_error((std::string(opname) + ": " + std::string(a->elem.name()) + " and " +
@@ -934,13 +825,13 @@ nb::object binary(nb::handle x, nb::handle y, binop op, bool reflected) {
     // Python scalars are weak (NumPy 2): an integer array times a float scalar becomes f64.
     nb::handle s = a ? y : x;
     k = arr.kind();
-    if (PyFloat_Check(s.ptr()) && !is_float_kind(k)) k = tack::scalar_kind::f64;
+    if (PyFloat_Check(s.ptr()) && !tack::is_floating_kind(k)) k = tack::scalar_kind::f64;
     if (a)
       b = scalar_operand(s, k, *a);
     else
       a = scalar_operand(s, k, *b);
   }
-  if (op == binop::div && !is_float_kind(k)) k = tack::scalar_kind::f64;  // true division
+  if (op == binop::div && !tack::is_floating_kind(k)) k = tack::scalar_kind::f64;  // true division
   const tack::scalar_kind ak = arith_kind(k);
   a = cast_to(a, ak);
   b = cast_to(b, ak);
@@ -958,7 +849,7 @@ nb::object binary(nb::handle x, nb::handle y, binop op, bool reflected) {
 nb::object unary(nb::handle x, unop op) {
   node_ptr a = as_node(x, "tack arithmetic");
   tack::scalar_kind k = a->kind();
-  if (op != unop::neg && op != unop::abs && !is_float_kind(k)) k = tack::scalar_kind::f64;
+  if (op != unop::neg && op != unop::abs && !tack::is_floating_kind(k)) k = tack::scalar_kind::f64;
   a = cast_to(a, arith_kind(k));
   auto out = std::make_shared<unary_node>();
   out->a = a;
@@ -969,14 +860,13 @@ nb::object unary(nb::handle x, unop op) {
   return nb::cast(py_lazy{cast_to(out, k)});
 }
 
+}  // namespace
+
 node_ptr as_node(nb::handle h, const char* op) {
   if (nb::isinstance<py_lazy>(h)) return nb::cast<const py_lazy&>(h).n;
   if (nb::isinstance<py_array>(h)) return std::make_shared<leaf>(nb::cast<const py_array&>(h));
-  nb::module_ np = nb::module_::import_("numpy");
-  if (nb::isinstance(h, np.attr("ndarray")) || nb::hasattr(h, "__dlpack__")) {
-    nb::object arr =
-        nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(h));
-    return std::make_shared<leaf>(nb::cast<const py_array&>(arr));
+  if (nb::hasattr(h, "__dlpack__")) {  // NumPy arrays and other libraries' tensors
+    return std::make_shared<leaf>(array_argument(h, op));
   }
   throw nb::type_error((std::string(op) +
                         ": expected a tack array, an implicit array or a NumPy "
@@ -984,6 +874,8 @@ node_ptr as_node(nb::handle h, const char* op) {
                         nb::cast<std::string>(nb::repr(h.type())))
                            .c_str());
 }
+
+namespace {
 
 // ---- evaluation ---------------------------------------------------------------------------------
 
@@ -1068,7 +960,7 @@ void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   leaf target(dst);
   const index_t block = block_elements(dst.components());
   nb::gil_scoped_release release;
-  with_scalar(dst.elem.kind(), [&]<class S>() {
+  tack::visit_scalar_kind(dst.elem.kind(), [&]<class S>() {
     for_blocks(dst.size(), block, [&](index_t first, index_t count, index_t) {
       if (!dst.is_soa()) {
         S* out = part_as<S>(dst.data).data() + first * dst.components();
@@ -1083,7 +975,8 @@ void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   bump(target);
 }
 
-py_array materialize(const node_ptr& n);
+
+}  // namespace
 
 /// Stores `src` into the writable implicit array `dst`.
 void store_into(const node_ptr& dst, node_ptr src, const char* op) {
@@ -1121,6 +1014,8 @@ py_array materialize(const node_ptr& n) {
   evaluate_into(out, n, "tack.arrays evaluation");
   return out;
 }
+
+namespace {
 
 /// Block results combined in block order: the same result for every thread count.
 template <class Acc, class S, class Leaf, class Combine>
@@ -1160,7 +1055,117 @@ bool copy_lazy_into(const py_array& dst, nb::handle src) {
   return true;
 }
 
+// ---- node constructors (lazy.hpp) -------------------------------------------------------------
+
+node_ptr make_constant(const tack::dtype& elem, const std::vector<index_t>& shape,
+                       nb::handle value) {
+  auto c = std::make_shared<constant>();
+  c->elem = elem;
+  c->shape = shape;
+  c->n = std::accumulate(shape.begin(), shape.end(), index_t{1}, std::multiplies<>());
+  // The value converts as a fill of a stored element does.
+  nb::object tmp = nb::cast(make_root(elem, {1}, tack::layout::aos, tack::cpu()));
+  tmp.attr("fill")(value);
+  const py_array& t = nb::cast<const py_array&>(tmp);
+  c->value.resize(elem.itemsize());
+  tack::visit_scalar_kind(elem.kind(), [&]<class S>() {
+    std::memcpy(c->value.data(), part_as<S>(t.data).data(), elem.itemsize());
+  });
+  return c;
+}
+
+node_ptr make_permutation(const node_ptr& indices, const node_ptr& values) {
+  auto p = std::make_shared<permutation_node>();
+  p->indices = indices;
+  p->values = values;
+  p->elem = values->elem;
+  p->n = indices->n;
+  p->shape = {indices->n};
+  return p;
+}
+
+node_ptr make_strided(const node_ptr& a, index_t offset, index_t step, index_t n, bool is_view) {
+  auto v = std::make_shared<strided_node>();
+  v->a = a;
+  v->offset = offset;
+  v->step = step;
+  v->is_view = is_view;
+  v->elem = a->elem;
+  v->n = n;
+  v->shape = {n};
+  return v;
+}
+
+node_ptr make_concatenate(const std::vector<node_ptr>& parts) {
+  auto c = std::make_shared<concatenate_node>();
+  index_t total = 0;
+  for (const node_ptr& p : parts) {
+    c->starts.push_back(total);
+    total += p->n;
+    c->parts.push_back(p);
+  }
+  c->elem = parts.at(0)->elem;
+  c->n = total;
+  c->shape = {total};
+  return c;
+}
+
+node_ptr make_component(const node_ptr& a, int c) {
+  auto v = std::make_shared<component_node>();
+  v->a = a;
+  v->c = c;
+  v->elem = a->elem.scalar();
+  v->n = a->n;
+  v->shape = a->shape;
+  return v;
+}
+
+node_ptr make_components(const std::vector<node_ptr>& parts) {
+  auto v = std::make_shared<components_node>();
+  v->parts = parts;
+  v->elem = tack::dtype::vector(parts.at(0)->kind(), static_cast<int>(parts.size()));
+  v->n = parts[0]->n;
+  v->shape = parts[0]->shape;
+  return v;
+}
+
+node_ptr make_cartesian_product(const std::vector<node_ptr>& axes) {
+  auto v = std::make_shared<cartesian_node>();
+  index_t n = 1;
+  for (const node_ptr& p : axes) {
+    std::vector<unsigned char> vals(static_cast<std::size_t>(p->n) * p->elem.itemsize());
+    if (p->n) p->eval(0, p->n, vals.data());
+    v->values.push_back(std::move(vals));
+    v->axes.push_back(p);
+    n *= p->n;
+  }
+  v->elem = tack::dtype::vector(axes.at(0)->kind(), static_cast<int>(axes.size()));
+  v->n = n;
+  v->shape = {n};
+  return v;
+}
+
+node_ptr make_uniform_coordinates(const std::vector<index_t>& dims,
+                                  const std::vector<double>& origin,
+                                  const std::vector<double>& spacing, tack::scalar_kind k) {
+  auto v = std::make_shared<uniform_coordinates_node>();
+  index_t n = 1;
+  const std::size_t r = dims.size();
+  for (std::size_t d = 0; d < r; ++d) {
+    v->dims[d] = dims[d];
+    v->origin[d] = origin[d];
+    v->spacing[d] = spacing[d];
+    n *= dims[d];
+  }
+  v->elem = r == 1 ? tack::dtype(k) : tack::dtype::vector(k, static_cast<int>(r));
+  v->n = n;
+  v->shape = {n};
+  return v;
+}
+
 bool is_lazy(nb::handle h) { return nb::isinstance<py_lazy>(h); }
+
+py_array materialize_lazy(nb::handle lazy) { return materialize(nb::cast<const py_lazy&>(lazy).n); }
 
 void store_lazy(nb::handle dst, nb::handle src) {
   node_ptr d = nb::cast<const py_lazy&>(dst).n;
@@ -1171,10 +1176,7 @@ void store_lazy(nb::handle dst, nb::handle src) {
     s = as_node(src, "tack.copyto");
   } else {
     // NumPy values for vector or matrix elements: the trailing axes are the components.
-    nb::module_ np = nb::module_::import_("numpy");
-    nb::object imported =
-        nb::module_::import_("tack").attr("from_dlpack")(np.attr("ascontiguousarray")(src));
-    py_array p = nb::cast<py_array>(imported);
+    py_array p = array_argument(src, "tack.copyto");
     const int k = d->elem.component_rank();
     const bool ok =
         p.ndim > k &&
@@ -1206,7 +1208,7 @@ nb::object reduce_lazy(nb::handle h, const std::string& what) {
     throw nb::value_error(
         ("tack." + what + ": " + a->name() + " is empty and has no " + what).c_str());
   }
-  return with_scalar(a->kind(), [&]<class S>() -> nb::object {
+  return tack::visit_scalar_kind(a->kind(), [&]<class S>() -> nb::object {
     if (what == "sum") {
       using Acc =
           std::conditional_t<std::is_floating_point_v<S>, S,
@@ -1251,389 +1253,11 @@ index_t lazy_components(nb::handle h) {
 }
 
 void bind_lazy(nb::module_& m) {
-  nb::module_ arrays = m.def_submodule("_arrays", "Implicit arrays (tack.arrays).");
-  auto meta_shape = [](const py_lazy& l) {
-    nb::list s;
-    for (auto e : l.n->shape) s.append(e);
-    return nb::tuple(s);
-  };
-  nb::class_<py_lazy> cls(arrays, "ImplicitArray",
-                          "An array whose values are computed from the index or rearranged from "
-                          "other arrays; read with numpy(), reduce, copy into arrays with "
-                          "tack.copyto, store into where writable.");
-  def_arithmetic(cls);
-  cls.def(nb::init<const py_lazy&>(), "other"_a)
-      .def_prop_ro("shape", meta_shape)
-      .def_prop_ro("size", [](const py_lazy& l) { return l.n->n; })
-      .def_prop_ro("ndim", [](const py_lazy& l) { return l.n->shape.size(); })
-      .def_prop_ro("dtype", [](const py_lazy& l) { return dtype_object(l.n->elem); })
-      .def_prop_ro(
-          "device",
-          [](const py_lazy& l) { return (l.n->device() ? *l.n->device() : tack::cpu()).str(); })
-      .def_prop_ro(
-          "writable", [](const py_lazy& l) { return l.n->writable(); },
-          "Whether stores reach stored arrays (View, Strided, Permutation, ... of them).")
-      .def("__len__", [](const py_lazy& l) { return l.n->shape.empty() ? 0 : l.n->shape[0]; })
-      .def(
-          "numpy", [](const py_lazy& l) { return to_numpy(materialize(l.n)); },
-          "The values as a NumPy array (computed on the host).")
-      .def(
-          "__array__",
-          [](const py_lazy& l, nb::handle dtype, nb::handle copy) {
-            if (!copy.is_none() && !nb::cast<bool>(copy)) {
-              throw nb::value_error(
-                  "tack.arrays: an implicit array has no memory to share (copy=False)");
-            }
-            nb::object out = to_numpy(materialize(l.n));
-            if (!dtype.is_none()) out = out.attr("astype")(dtype);
-            return out;
-          },
-          "dtype"_a = nb::none(), nb::kw_only(), "copy"_a = nb::none())
-      .def(
-          "fill",
-          [](const py_lazy& l, nb::handle value) {
-            auto c = std::make_shared<constant>();
-            c->elem = l.n->elem;
-            c->shape = l.n->shape;
-            c->n = l.n->n;
-            c->value.resize(c->elem.itemsize());
-            nb::object tmp = nb::cast(make_root(l.n->elem, {1}, tack::layout::aos, tack::cpu()));
-            tmp.attr("fill")(value);
-            const py_array& t = nb::cast<const py_array&>(tmp);
-            with_scalar(c->kind(), [&]<class S>() {
-              std::memcpy(c->value.data(), part_as<S>(t.data).data(), c->elem.itemsize());
-            });
-            store_into(l.n, c, "tack.arrays fill");
-          },
-          "value"_a, "Stores `value` into every element (writable implicit arrays only).")
-      .def("__repr__",
-           [](const py_lazy& l) {
-             return "tack.arrays." + l.n->name() + " shape " + shape_string(l.n->shape) + " " +
-                    std::string(l.n->elem.name());
-           })
-      .def("__getitem__", [](const py_lazy& l, nb::handle key) -> nb::object {
-        if (PySlice_Check(key.ptr())) {
-          Py_ssize_t start = 0, stop = 0, step = 1;
-          if (PySlice_Unpack(key.ptr(), &start, &stop, &step) < 0) throw nb::python_error();
-          const Py_ssize_t len =
-              PySlice_AdjustIndices(static_cast<Py_ssize_t>(l.n->n), &start, &stop, step);
-          if (step < 1)
-            throw nb::value_error(
-                "tack.arrays: a slice of an implicit array needs a positive step");
-          auto v = std::make_shared<strided_node>();
-          v->a = l.n;
-          v->offset = start;
-          v->step = step;
-          v->is_view = step == 1;
-          v->elem = l.n->elem;
-          v->n = len;
-          v->shape = {len};
-          return nb::cast(py_lazy{v});
-        }
-        long long k = nb::cast<long long>(key);
-        if (k < 0) k += l.n->n;
-        if (k < 0 || k >= l.n->n) throw nb::index_error("tack.arrays: index out of range");
-        auto v = std::make_shared<strided_node>();
-        v->a = l.n;
-        v->offset = k;
-        v->elem = l.n->elem;
-        v->n = 1;
-        v->shape = {1};
-        return to_numpy(materialize(v))[nb::int_(0)];
-      });
-
   // Arithmetic on arrays and implicit arrays (`+ - * /`, unary `-`, the math functions) builds
   // implicit arrays, evaluated lazily: `copyto(out, a + 2 * b)` is one pass, with no temporary.
   m.def("_binary", &lazy_binary);
   m.def("_unary", &lazy_unary);
   m.def("_reduce_lazy", &reduce_lazy);
-
-  arrays.def(
-      "counting",
-      [](index_t n, nb::handle start, nb::handle step, nb::handle dtype) {
-        if (n < 0)
-          throw nb::value_error(
-              ("tack.arrays.CountingArray: negative length " + std::to_string(n)).c_str());
-        const bool ints = !PyFloat_Check(start.ptr()) && !PyFloat_Check(step.ptr());
-        tack::dtype d =
-            dtype_from(dtype, tack::dtype(ints ? tack::scalar_kind::i64 : tack::scalar_kind::f64),
-                       "tack.arrays.CountingArray");
-        if (!d.is_scalar())
-          throw nb::type_error("tack.arrays.CountingArray: dtype must be a scalar dtype");
-        return with_scalar(d.kind(), [&]<class S>() -> py_lazy {
-          if constexpr (std::is_same_v<S, bool>) {
-            throw nb::type_error("tack.arrays.CountingArray: bool does not count");
-          } else {
-            const S s0 = to_scalar<S>(start, "tack.arrays.CountingArray");
-            const S s1 = to_scalar<S>(step, "tack.arrays.CountingArray");
-            return py_lazy{make_computed<S>(tack::arrays::counting<S>(n, s0, s1), n,
-                                            "CountingArray(n=" + std::to_string(n) + ")")};
-          }
-        });
-      },
-      "n"_a, "start"_a = 0, "step"_a = 1, "dtype"_a = nb::none());
-  arrays.def(
-      "constant",
-      [](nb::handle value, index_t n, nb::handle dtype) {
-        if (n < 0)
-          throw nb::value_error(
-              ("tack.arrays.ConstantArray: negative length " + std::to_string(n)).c_str());
-        tack::dtype d;
-        if (dtype.is_none()) {
-          auto kind_of = [](nb::handle v) {
-            return PyFloat_Check(v.ptr())  ? tack::scalar_kind::f64
-                   : PyBool_Check(v.ptr()) ? tack::scalar_kind::boolean
-                                           : tack::scalar_kind::i64;
-          };
-          if (PySequence_Check(value.ptr())) {
-            nb::sequence seq = nb::borrow<nb::sequence>(value);
-            const int c = static_cast<int>(nb::len(seq));
-            tack::scalar_kind k = tack::scalar_kind::i64;
-            for (nb::handle h : seq) {
-              if (kind_of(h) == tack::scalar_kind::f64) k = tack::scalar_kind::f64;
-            }
-            d = tack::dtype::vector(k, c);
-          } else {
-            d = tack::dtype(kind_of(value));
-          }
-        } else {
-          d = dtype_from(dtype, tack::dtype(), "tack.arrays.ConstantArray");
-        }
-        auto c = std::make_shared<constant>();
-        c->elem = d;
-        c->n = n;
-        c->shape = {n};
-        nb::object tmp = nb::cast(make_root(d, {1}, tack::layout::aos, tack::cpu()));
-        tmp.attr("fill")(value);
-        const py_array& t = nb::cast<const py_array&>(tmp);
-        c->value.resize(d.itemsize());
-        with_scalar(d.kind(), [&]<class S>() {
-          std::memcpy(c->value.data(), part_as<S>(t.data).data(), d.itemsize());
-        });
-        return py_lazy{c};
-      },
-      "value"_a, "n"_a, "dtype"_a = nb::none());
-  arrays.def(
-      "cast",
-      [](nb::handle a, nb::handle dtype) {
-        node_ptr x = as_node(a, "tack.arrays.Cast");
-        tack::dtype d = dtype_from(dtype, x->elem, "tack.arrays.Cast");
-        if (!d.is_scalar() && (d.rows() != x->elem.rows() || d.cols() != x->elem.cols() ||
-                               d.is_matrix() != x->elem.is_matrix())) {
-          throw nb::value_error(("tack.arrays.Cast: " + std::string(x->elem.name()) + " to " +
-                                 std::string(d.name()) +
-                                 ": an element dtype must have the same component dimensions")
-                                    .c_str());
-        }
-        return py_lazy{cast_to(x, d.kind())};
-      },
-      "a"_a, "dtype"_a);
-  arrays.def(
-      "random",
-      [](const std::string& kind, index_t n, std::uint64_t seed, nb::handle lo, nb::handle hi,
-         nb::handle dtype) {
-        if (n < 0)
-          throw nb::value_error(
-              ("tack.arrays.Random: negative length " + std::to_string(n)).c_str());
-        if (kind == "bits") {
-          return py_lazy{make_computed<std::uint32_t>(
-              tack::arrays::random_bits(n, seed), n,
-              "RandomBits(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
-        }
-        tack::dtype d =
-            dtype_from(dtype, tack::dtype(tack::scalar_kind::f64), "tack.arrays.Random");
-        if (d.kind() != tack::scalar_kind::f32 && d.kind() != tack::scalar_kind::f64) {
-          throw nb::type_error("tack.arrays.Random: dtype must be tack.f32 or tack.f64");
-        }
-        auto make = [&]<class S>() -> py_lazy {
-          if (kind == "normal") {
-            return py_lazy{make_computed<S>(
-                tack::arrays::random_normal<S>(n, seed), n,
-                "RandomNormal(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
-          }
-          const S l = lo.is_none() ? S(0) : to_scalar<S>(lo, "tack.arrays.RandomUniform");
-          const S h = hi.is_none() ? S(1) : to_scalar<S>(hi, "tack.arrays.RandomUniform");
-          return py_lazy{make_computed<S>(
-              tack::arrays::random_uniform<S>(n, seed, l, h), n,
-              "RandomUniform(n=" + std::to_string(n) + ", seed=" + std::to_string(seed) + ")")};
-        };
-        return d.kind() == tack::scalar_kind::f32 ? make.template operator()<float>()
-                                                  : make.template operator()<double>();
-      },
-      "kind"_a, "n"_a, "seed"_a, "lo"_a = nb::none(), "hi"_a = nb::none(), "dtype"_a = nb::none());
-  arrays.def(
-      "permutation",
-      [](nb::handle indices, nb::handle values) {
-        node_ptr idx = as_node(indices, "tack.arrays.Permutation");
-        node_ptr val = as_node(values, "tack.arrays.Permutation");
-        if (!idx->elem.is_scalar() || is_float_kind(idx->kind()) ||
-            idx->kind() == tack::scalar_kind::boolean) {
-          throw nb::type_error(("tack.arrays.Permutation: indices must be integers, not " +
-                                std::string(idx->elem.name()))
-                                   .c_str());
-        }
-        auto p = std::make_shared<permutation_node>();
-        p->indices = idx;
-        p->values = val;
-        p->elem = val->elem;
-        p->n = idx->n;
-        p->shape = {idx->n};
-        return py_lazy{p};
-      },
-      "indices"_a, "values"_a);
-  arrays.def("concatenate", [](nb::args parts) {
-    if (parts.size() < 1)
-      throw nb::value_error("tack.arrays.Concatenate: needs at least one array");
-    auto c = std::make_shared<concatenate_node>();
-    index_t total = 0;
-    for (nb::handle h : parts) {
-      node_ptr p = as_node(h, "tack.arrays.Concatenate");
-      if (!c->parts.empty() && p->elem != c->parts[0]->elem) {
-        throw nb::value_error(("tack.arrays.Concatenate: part " + std::to_string(c->parts.size()) +
-                               " has " + std::string(p->elem.name()) + " elements, part 0 has " +
-                               std::string(c->parts[0]->elem.name()))
-                                  .c_str());
-      }
-      c->starts.push_back(total);
-      total += p->n;
-      c->parts.push_back(p);
-    }
-    c->elem = c->parts[0]->elem;
-    c->n = total;
-    c->shape = {total};
-    return py_lazy{c};
-  });
-  arrays.def(
-      "strided",
-      [](nb::handle a, index_t step, index_t offset, nb::handle count, bool view) {
-        node_ptr x = as_node(a, view ? "tack.arrays.View" : "tack.arrays.Strided");
-        const char* op = view ? "tack.arrays.View" : "tack.arrays.Strided";
-        if (step < 1)
-          throw nb::value_error(
-              (std::string(op) + ": step " + std::to_string(step) + " must be at least 1").c_str());
-        if (offset < 0 || offset > x->n) {
-          throw nb::index_error((std::string(op) + ": start " + std::to_string(offset) +
-                                 " is outside " + x->name() + " (" + std::to_string(x->n) +
-                                 " elements)")
-                                    .c_str());
-        }
-        index_t n = (x->n - offset + step - 1) / step;
-        if (!count.is_none()) {
-          const index_t c = nb::cast<index_t>(count);
-          if (c < 0 || offset + c > x->n) {
-            throw nb::index_error((std::string(op) + ": " + std::to_string(c) + " elements from " +
-                                   std::to_string(offset) + " run past " + x->name() + " (" +
-                                   std::to_string(x->n) + " elements)")
-                                      .c_str());
-          }
-          n = c;
-        }
-        auto v = std::make_shared<strided_node>();
-        v->a = x;
-        v->offset = offset;
-        v->step = step;
-        v->is_view = view;
-        v->elem = x->elem;
-        v->n = n;
-        v->shape = {n};
-        return py_lazy{v};
-      },
-      "a"_a, "step"_a, "offset"_a, "count"_a.none(), "view"_a);
-  arrays.def(
-      "extract_component",
-      [](nb::handle a, int c) {
-        node_ptr x = as_node(a, "tack.arrays.ExtractComponent");
-        if (c < 0 || c >= x->components()) {
-          throw nb::index_error(("tack.arrays.ExtractComponent: component " + std::to_string(c) +
-                                 " of " + std::string(x->elem.name()) + " (" +
-                                 std::to_string(x->components()) + " components)")
-                                    .c_str());
-        }
-        auto v = std::make_shared<component_node>();
-        v->a = x;
-        v->c = c;
-        v->elem = x->elem.scalar();
-        v->n = x->n;
-        v->shape = x->shape;
-        return py_lazy{v};
-      },
-      "a"_a, "component"_a);
-  arrays.def("components", [](nb::args parts) {
-    if (parts.size() < 2 || parts.size() > 4)
-      throw nb::value_error("tack.arrays.Components: takes 2 to 4 scalar arrays");
-    auto v = std::make_shared<components_node>();
-    for (nb::handle h : parts) {
-      node_ptr p = as_node(h, "tack.arrays.Components");
-      if (!p->elem.is_scalar())
-        throw nb::value_error(
-            ("tack.arrays.Components: " + p->name() + " is not a scalar array").c_str());
-      if (!v->parts.empty()) {
-        if (p->kind() != v->parts[0]->kind())
-          throw nb::value_error("tack.arrays.Components: the components' dtypes differ");
-        require_same_shape(*p, *v->parts[0], "tack.arrays.Components");
-      }
-      v->parts.push_back(p);
-    }
-    v->elem = tack::dtype::vector(v->parts[0]->kind(), static_cast<int>(v->parts.size()));
-    v->n = v->parts[0]->n;
-    v->shape = v->parts[0]->shape;
-    return py_lazy{v};
-  });
-  arrays.def("cartesian_product", [](nb::args axes) {
-    if (axes.size() < 2 || axes.size() > 3)
-      throw nb::value_error("tack.arrays.CartesianProduct: takes 2 or 3 coordinate arrays");
-    auto v = std::make_shared<cartesian_node>();
-    index_t n = 1;
-    for (nb::handle h : axes) {
-      node_ptr p = as_node(h, "tack.arrays.CartesianProduct");
-      if (!p->elem.is_scalar() || p->shape.size() != 1) {
-        throw nb::value_error(
-            ("tack.arrays.CartesianProduct: " + p->name() + " is not a 1-D scalar array").c_str());
-      }
-      if (!v->axes.empty() && p->kind() != v->axes[0]->kind()) {
-        throw nb::value_error("tack.arrays.CartesianProduct: the coordinate arrays' dtypes differ");
-      }
-      std::vector<unsigned char> vals(static_cast<std::size_t>(p->n) * p->elem.itemsize());
-      if (p->n) p->eval(0, p->n, vals.data());
-      v->values.push_back(std::move(vals));
-      v->axes.push_back(p);
-      n *= p->n;
-    }
-    v->elem = tack::dtype::vector(v->axes[0]->kind(), static_cast<int>(v->axes.size()));
-    v->n = n;
-    v->shape = {n};
-    return py_lazy{v};
-  });
-  arrays.def(
-      "uniform_coordinates",
-      [](std::vector<index_t> dims, std::vector<double> origin, std::vector<double> spacing,
-         nb::handle dtype) {
-        const std::size_t r = dims.size();
-        if (r < 1 || r > 3 || origin.size() != r || spacing.size() != r) {
-          throw nb::value_error(
-              "tack.arrays.UniformCoordinates: point_dims, origin and spacing need 1 to 3 entries "
-              "each, the same number");
-        }
-        tack::dtype d = dtype_from(dtype, tack::dtype(tack::scalar_kind::f32),
-                                   "tack.arrays.UniformCoordinates");
-        auto v = std::make_shared<uniform_coordinates_node>();
-        index_t n = 1;
-        for (std::size_t k = 0; k < r; ++k) {
-          if (dims[k] < 0)
-            throw nb::value_error("tack.arrays.UniformCoordinates: negative point dimension");
-          v->dims[k] = dims[k];
-          v->origin[k] = origin[k];
-          v->spacing[k] = spacing[k];
-          n *= dims[k];
-        }
-        v->elem =
-            r == 1 ? tack::dtype(d.kind()) : tack::dtype::vector(d.kind(), static_cast<int>(r));
-        v->n = n;
-        v->shape = {n};
-        return py_lazy{v};
-      },
-      "point_dims"_a, "origin"_a, "spacing"_a, "dtype"_a = nb::none());
-  arrays.def("materialize", [](const py_lazy& l) { return materialize(l.n); });
 }
 
 }  // namespace tackpy

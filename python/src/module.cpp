@@ -17,6 +17,7 @@ void raise(nb::handle type, const std::string& message) {
 }
 
 void bind_kernels(nb::module_& m);  // kernels.cpp: launches of kernels compiled from Python
+void bind_mpi(nb::module_& m);      // mpi.cpp: tack::mpi's partition and fixed-tree sums
 
 }  // namespace tackpy
 
@@ -71,9 +72,11 @@ NB_MODULE(_core, m) {
   bind_factories(m);
   bind_dlpack(m);
   bind_lazy(m);
+  bind_arrays(m);
   bind_algorithms(m);
   bind_dataset(m);
   bind_amr(m);
   bind_stream(m);
   bind_kernels(m);
+  bind_mpi(m);
 }

@@ -21,6 +21,7 @@ from ._core import (
     Stream,
     array,
     array_from_ptr,
+    asarray,
     current_stream,
     default_device,
     dtype,
@@ -89,25 +90,6 @@ def mat3(scalar=None):
 def mat4(scalar=None):
     """The 4x4 matrix dtype; components default to f32."""
     return mat(4, 4, scalar)
-
-
-def asarray(values, dtype=None, *, device=None, layout=None):
-    """``values`` as a tack array: a tack array itself when it already matches, a shared import
-    of a DLPack tensor (NumPy included) where no conversion is needed, else a copy."""
-    if isinstance(values, Array):
-        if (dtype is None or values.dtype is _core.dtype(dtype)) and (
-            layout is None or values.layout == layout
-        ) and (device is None or values.device == device):
-            return values
-        return array(values, dtype, device=device, layout=layout)
-    if dtype is None and layout in (None, "aos") and hasattr(values, "__dlpack__"):
-        try:
-            out = from_dlpack(values)
-        except (TypeError, ValueError, BufferError):
-            pass
-        else:
-            return out if device is None else out.to_device(device)
-    return array(values, dtype, device=device, layout=layout)
 
 
 def numpy_async(a):

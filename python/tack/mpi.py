@@ -27,6 +27,7 @@ import zlib
 import numpy as np
 
 import tack
+from tack import _core
 
 try:  # mpi4py is optional: the module imports, and says what is missing when used.
     from mpi4py import MPI
@@ -38,9 +39,6 @@ __all__ = ["Partition", "DistributedArray", "exchange_ghosts", "sum", "min", "ma
            "gather", "scatter", "agree"]
 
 _GHOST_TAG = 0x7A00
-_DTYPES = {"float32": tack.f32, "float64": tack.f64, "int8": tack.i8, "int16": tack.i16,
-           "int32": tack.i32, "int64": tack.i64, "uint8": tack.u8, "uint16": tack.u16,
-           "uint32": tack.u32, "uint64": tack.u64, "bool": tack.bool_}
 
 
 def _require_mpi(what):
@@ -67,61 +65,10 @@ def agree(comm, what, description):
                      f"(every rank must pass the same): {parts}")
 
 
-class Partition:
-    """Rank ``r`` owns global rows ``[first(r), end(r))``, consecutive in rank order."""
-
-    def __init__(self, offsets):
-        self.offsets = [int(o) for o in offsets]
-
-    @classmethod
-    def block(cls, rows, ranks):
-        """``rows`` in ``ranks`` blocks differing by at most one row, larger first."""
-        if rows < 0 or ranks < 1:
-            raise ValueError(f"tack.mpi.Partition.block: {rows} rows over {ranks} ranks "
-                             f"(rows must be >= 0, ranks >= 1)")
-        base, extra = divmod(rows, ranks)
-        off = [0]
-        for r in range(ranks):
-            off.append(off[-1] + base + (1 if r < extra else 0))
-        return cls(off)
-
-    @classmethod
-    def from_counts(cls, counts):
-        """Rank ``r`` owns ``counts[r]`` rows."""
-        off = [0]
-        for r, c in enumerate(counts):
-            if c < 0:
-                raise ValueError(f"tack.mpi.Partition.from_counts: rank {r} has a negative count {c}")
-            off.append(off[-1] + c)
-        return cls(off)
-
-    @property
-    def ranks(self):
-        return len(self.offsets) - 1
-
-    @property
-    def rows(self):
-        return self.offsets[-1]
-
-    def first(self, r):
-        return self.offsets[r]
-
-    def end(self, r):
-        return self.offsets[r + 1]
-
-    def count(self, r):
-        return self.offsets[r + 1] - self.offsets[r]
-
-    def owner(self, row):
-        if not 0 <= row < self.rows:
-            raise IndexError(f"tack.mpi.Partition.owner: row {row} is outside the {self.rows} rows")
-        return int(np.searchsorted(self.offsets, row, side="right")) - 1
-
-    def __eq__(self, other):
-        return isinstance(other, Partition) and self.offsets == other.offsets
-
-    def __repr__(self):
-        return f"Partition({self.offsets})"
+#: Rank ``r`` owns global rows ``[first(r), end(r))``, consecutive in rank order:
+#: ``tack::mpi::partition`` (``Partition.block(rows, ranks)``, ``Partition.from_counts(counts)``,
+#: ``ranks``, ``rows``, ``offsets``, ``first/end/count/owner(...)``).
+Partition = _core._mpi.Partition
 
 
 def _ghost_runs(part, r, ghosts, periodic):
@@ -238,58 +185,13 @@ def _scalars(arr):
     return np.from_dlpack(arr).reshape(-1)
 
 
-def _node_level(pos, end):
-    pos, end = int(pos), int(end)
-    level = 62 if pos == 0 else (pos & -pos).bit_length() - 1
-    while level > 0 and pos + (1 << level) > end:
-        level -= 1
-    return level
-
-
-def _tree(values):
-    """The fixed tree over 2^l values: adjacent pairs added, level by level."""
-    v = values
-    while v.shape[0] > 1:
-        v = v[0::2] + v[1::2]
-    return v[0]
-
-
-def _ordered_sum(comm, what, x, first, total):
-    """The sum of the global scalar index space [0, total) in the fixed tree; this rank owns
-    ``x`` at ``first``."""
-    rtype = x.dtype.type
-    nodes = []
-    pos, end = first, first + x.shape[0]
-    while pos < end:
-        level = _node_level(pos, end)
-        nodes.append((pos, level, rtype(_tree(x[pos - first:pos - first + (1 << level)]))))
-        pos += 1 << level
-    everyone = [n for part in comm.allgather(nodes) for n in part]
-    everyone.sort(key=lambda n: n[0])
-    covered = 0
-    for start, level, _ in everyone:
-        if start != covered:
-            raise ValueError(f"{what}: the ranks' ranges do not tile [0, {total})")
-        covered += 1 << level
-    if covered != total:
-        raise ValueError(f"{what}: the ranks' ranges cover [0, {covered}), not [0, {total})")
-    # Add adjacent siblings until none are left: the maximal nodes of [0, total).
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(everyone) - 1):
-            s, l, v = everyone[i]
-            s2, l2, v2 = everyone[i + 1]
-            if l == l2 and s % (1 << (l + 1)) == 0:
-                everyone[i:i + 2] = [(s, l + 1, rtype(v + v2))]
-                changed = True
-                break
-    if not everyone:
-        return rtype(0)
-    result = everyone[0][2]
-    for _, _, v in everyone[1:]:
-        result = rtype(result + v)
-    return result
+def _ordered_sum(comm, what, x, first, total, y=None):
+    """The sum of the global scalar index space [0, total) in tack::mpi's fixed tree (the C++
+    library's code: this rank's nodes, every rank's gathered and joined in rank order); this rank
+    owns ``x`` (or the products ``x * y``) at ``first``."""
+    in_float = x.dtype == np.float32
+    mine = _core._mpi.local_nodes(x, y, int(first), in_float, what)
+    return x.dtype.type(_core._mpi.finish(comm.allgather(mine), int(total), in_float, what))
 
 
 def _float_scalars(a):
@@ -340,7 +242,8 @@ def dot(a, b):
     x, y = _scalars(a.local()), _scalars(b.local())
     per_row = _row_scalars(a)
     if np.issubdtype(x.dtype, np.floating):
-        return _ordered_sum(a.comm, "tack.mpi.dot", x * y, a.first_row * per_row, a.shape[0] * per_row)
+        return _ordered_sum(a.comm, "tack.mpi.dot", x, a.first_row * per_row, a.shape[0] * per_row,
+                            y)
     return a.comm.allreduce(int(np.dot(x.astype(np.int64), y.astype(np.int64))), op=MPI.SUM)
 
 
@@ -356,13 +259,11 @@ def _extremum(a, what, op, fn):
 
 def min(a):  # noqa: A001
     """The smallest owned scalar over all ranks."""
-    import builtins
     return _extremum(a, "tack.mpi.min", builtins.min, np.min)
 
 
 def max(a):  # noqa: A001
     """The largest owned scalar over all ranks."""
-    import builtins
     return _extremum(a, "tack.mpi.max", builtins.max, np.max)
 
 
@@ -394,7 +295,7 @@ def scatter(comm, values, dtype=None, root=0, **distribution):
         host, meta = None, None
     shape, dstr = comm.bcast(meta, root=root)
     if dtype is None:
-        dtype = _DTYPES[np.dtype(dstr).name]
+        dtype = tack.dtype(np.dtype(dstr))
     a = DistributedArray(comm, shape, dtype, **distribution)
     local = np.from_dlpack(a.local())
     per_row = int(np.prod(shape[1:], dtype=np.int64))

@@ -123,46 +123,6 @@ __global__ void components_kernel(side dst, side src, int components, std::size_
   }
 }
 
-// Calls f.template operator()<S>() with the C++ type of scalar kind k.
-template <class F>
-void with_scalar(scalar_kind k, F&& f) {
-  switch (k) {
-    case scalar_kind::f32:
-      f.template operator()<float>();
-      break;
-    case scalar_kind::f64:
-      f.template operator()<double>();
-      break;
-    case scalar_kind::i8:
-      f.template operator()<std::int8_t>();
-      break;
-    case scalar_kind::i16:
-      f.template operator()<std::int16_t>();
-      break;
-    case scalar_kind::i32:
-      f.template operator()<std::int32_t>();
-      break;
-    case scalar_kind::i64:
-      f.template operator()<std::int64_t>();
-      break;
-    case scalar_kind::u8:
-      f.template operator()<std::uint8_t>();
-      break;
-    case scalar_kind::u16:
-      f.template operator()<std::uint16_t>();
-      break;
-    case scalar_kind::u32:
-      f.template operator()<std::uint32_t>();
-      break;
-    case scalar_kind::u64:
-      f.template operator()<std::uint64_t>();
-      break;
-    case scalar_kind::boolean:
-      f.template operator()<bool>();
-      break;
-  }
-}
-
 // The unsigned word of a scalar's size: copies between equal kinds move bits (NaN payloads kept).
 template <std::size_t Size>
 using bits_t = std::conditional_t<
@@ -191,8 +151,8 @@ void launch_components(const side& d, const side& s, int components, std::size_t
     }
     return;
   }
-  with_scalar(dk, [&]<class To>() {
-    with_scalar(sk, [&]<class From>() {
+  visit_scalar_kind(dk, [&]<class To>() {
+    visit_scalar_kind(sk, [&]<class From>() {
       components_kernel<To, From><<<grid, block, 0, stream>>>(d, s, components, n);
     });
   });

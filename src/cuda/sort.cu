@@ -162,41 +162,14 @@ void sort_with_permutation(K* keys, std::size_t n, int id, std::int64_t* permuta
   }
 }
 
+// The type of the keys CUB sorts for scalar kind k: the scalar itself, and a bool as its byte (one
+// byte holding 0 or 1).
 template <class F>
 void with_key_type(scalar_kind k, F&& f) {
-  switch (k) {
-    case scalar_kind::f32:
-      f.template operator()<float>();
-      break;
-    case scalar_kind::f64:
-      f.template operator()<double>();
-      break;
-    case scalar_kind::i8:
-      f.template operator()<std::int8_t>();
-      break;
-    case scalar_kind::i16:
-      f.template operator()<std::int16_t>();
-      break;
-    case scalar_kind::i32:
-      f.template operator()<std::int32_t>();
-      break;
-    case scalar_kind::i64:
-      f.template operator()<std::int64_t>();
-      break;
-    case scalar_kind::u8:
-    case scalar_kind::boolean:  // bool is one byte holding 0 or 1: sorted as its byte
-      f.template operator()<std::uint8_t>();
-      break;
-    case scalar_kind::u16:
-      f.template operator()<std::uint16_t>();
-      break;
-    case scalar_kind::u32:
-      f.template operator()<std::uint32_t>();
-      break;
-    case scalar_kind::u64:
-      f.template operator()<std::uint64_t>();
-      break;
-  }
+  visit_scalar_kind(k, [&]<class S>() {
+    using key = std::conditional_t<std::is_same_v<S, bool>, std::uint8_t, S>;
+    f.template operator()<key>();
+  });
 }
 
 }  // namespace

@@ -107,3 +107,121 @@ def test_uniform_coordinates_are_computed_in_their_own_precision():
     np.testing.assert_array_equal(got, want)
     in_double = (np.array(origin) + np.array(spacing) * idx).astype(np.float32)
     assert not np.array_equal(in_double, want)  # the test can tell the two apart
+
+
+# ---- tack.mpi's partition and sums are tack::mpi's (no MPI needed) -------------------------------
+
+class _OneRank:
+    """The communicator of a one-rank run (what tack.mpi's sums ask of mpi4py)."""
+
+    def allgather(self, x):
+        return [x]
+
+
+def _tree_reference(x, dtype):
+    """The fixed tree written out in NumPy: each maximal aligned node of [0, n) summed by adding
+    adjacent pairs level by level, and the nodes added from left to right (docs/mpi.md)."""
+    def node_sum(v):
+        while v.shape[0] > 1:
+            v = (v[0::2] + v[1::2]).astype(dtype)
+        return dtype(v[0])
+    pos, out, total = 0, None, x.shape[0]
+    while pos < total:
+        level = 62 if pos == 0 else (pos & -pos).bit_length() - 1
+        while pos + (1 << level) > total:
+            level -= 1
+        s = node_sum(x[pos:pos + (1 << level)].astype(dtype))
+        out = s if out is None else dtype(out + s)
+        pos += 1 << level
+    return dtype(0) if out is None else out
+
+
+def test_mpi_partition_is_the_cpp_class():
+    import tack.mpi as tm
+    assert tm.Partition is tack._core._mpi.Partition
+    p = tm.Partition.block(10, 4)
+    assert p.offsets == [0, 3, 6, 8, 10] and (p.ranks, p.rows) == (4, 10)
+    assert [p.count(r) for r in range(4)] == [3, 3, 2, 2]
+    assert p.owner(6) == 2 and p.first(3) == 8 and p.end(3) == 10
+    assert p == tm.Partition.from_counts([3, 3, 2, 2]) and p != tm.Partition.block(10, 5)
+    assert repr(p) == "Partition([0, 3, 6, 8, 10])"
+    assert tm.Partition.from_counts([0, 5, 0]).owner(4) == 1  # empty ranks are skipped
+    with pytest.raises(ValueError, match=r"partition::block: -1 rows over 4 ranks"):
+        tm.Partition.block(-1, 4)
+    with pytest.raises(ValueError, match=r"rank 1 has a negative count -2"):
+        tm.Partition.from_counts([3, -2])
+    with pytest.raises(IndexError, match=r"row 10 is outside the 10 rows"):
+        p.owner(10)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mpi_ordered_sum_is_the_same_bits_for_every_partition(dtype):
+    import tack.mpi as tm
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal(10_000) * 10.0 ** rng.integers(-8, 8, 10_000)).astype(dtype)
+    whole = tm._ordered_sum(_OneRank(), "test", x, 0, x.shape[0])
+    assert whole == _tree_reference(x, dtype) and type(whole) is dtype
+    for seed in range(6):
+        cuts = np.sort(np.random.default_rng(seed).integers(0, x.shape[0], seed + 1))
+        bounds = [0, *cuts.tolist(), x.shape[0]]
+        pieces = [tack._core._mpi.local_nodes(x[lo:hi], None, lo, dtype == np.float32, "test")
+                  for lo, hi in zip(bounds[:-1], bounds[1:])]
+        s = tack._core._mpi.finish(pieces, x.shape[0], dtype == np.float32, "test")
+        assert dtype(s).tobytes() == whole.tobytes(), bounds
+    # ranks whose ranges leave a gap are refused, naming the operation
+    gap = [tack._core._mpi.local_nodes(x[:10], None, 0, False, "tack.mpi.sum"),
+           tack._core._mpi.local_nodes(x[20:30], None, 20, False, "tack.mpi.sum")]
+    with pytest.raises(ValueError, match=r"tack.mpi.sum: the ranks' ranges do not tile \[0, 30\)"):
+        tack._core._mpi.finish(gap, 30, False, "tack.mpi.sum")
+
+
+def test_mpi_dot_and_integer_values_through_the_tree():
+    import tack.mpi as tm
+    x = np.arange(1, 1001, dtype=np.float64) / 7
+    y = np.linspace(-1, 1, 1000)
+    assert tm._ordered_sum(_OneRank(), "t", x, 0, 1000, y) == _tree_reference(x * y, np.float64)
+    ints = np.arange(-500, 500, dtype=np.int32)
+    mine = tack._core._mpi.local_nodes(ints, None, 0, False, "t")
+    assert tack._core._mpi.finish([mine], 1000, False, "t") == float(ints.sum())
+    with pytest.raises(ValueError, match="an f32 sum of values that are not f32"):
+        tack._core._mpi.local_nodes(ints, None, 0, True, "t")
+
+
+# ---- one conversion into an array argument ------------------------------------------------------
+
+def test_asarray_is_the_one_conversion_of_the_bindings():
+    assert tack.asarray is tack._core.asarray
+    a = tack.array(np.arange(5.0))
+    assert tack.asarray(a) is a  # a matching array is itself
+    assert tack.asarray(a, tack.f64) is a
+    b = tack.asarray(a, tack.f32)
+    assert b is not a and b.dtype is tack.f32
+    x = np.arange(6.0)
+    shared = tack.asarray(x)
+    x[0] = 42.0
+    assert shared.numpy()[0] == 42.0  # a NumPy array is shared, not copied
+    lazy = tack.asarray(a + 1.0)  # an implicit array is evaluated
+    assert isinstance(lazy, tack.Array) and lazy.numpy().tolist() == [1, 2, 3, 4, 5]
+    assert tack.asarray([[1, 2], [3, 4]]).shape == (2, 2)  # anything else is copied
+    soa = tack.asarray(np.ones((3, 3)), tack.vec3(), layout="soa")
+    assert soa.layout == "soa" and soa.dtype is tack.vec3()
+    # the bindings convert through it: a reduction takes NumPy values, lists and implicit arrays
+    assert tack.sum(np.array([3.0, 1.0, 2.0])) == 6.0
+    assert tack.sum([[1, 2], [3, 4]]) == 10
+    assert tack.sum(tack.arrays.CountingArray(4) * -1.0) == -6.0
+    with pytest.raises(TypeError, match=r"tack.sum: expected an array, got <class 'object'>"):
+        tack.sum(object())
+
+
+_KINDS = ["f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "bool"]
+
+
+@pytest.mark.parametrize("a", _KINDS)
+def test_arithmetic_promotes_as_numpy_for_every_pair_of_kinds(a):
+    """tack::promote_kinds (types/scalar.hpp) is NumPy 2's table for tack's kinds: the lazy
+    arithmetic of every pair of arrays gets NumPy's result dtype (division aside)."""
+    for b in _KINDS:
+        x, y = tack.zeros(3, tack.dtype(a)), tack.zeros(3, tack.dtype(b))
+        expect = np.result_type(x.numpy().dtype, y.numpy().dtype)
+        assert (x + y).dtype is tack.dtype(expect), (a, b)
+        assert (x * y).numpy().dtype == expect, (a, b)

@@ -108,16 +108,6 @@ private:
   bool const_ = false;
 };
 
-namespace detail {
-template <class... Ts>
-struct type_list {};
-using visit_element_types =
-    type_list<float, double, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-              std::uint16_t, std::uint32_t, std::uint64_t, bool, vec<float, 2>, vec<float, 3>,
-              vec<float, 4>, vec<double, 2>, vec<double, 3>, vec<double, 4>, mat<float, 2, 2>,
-              mat<float, 3, 3>, mat<float, 4, 4>, mat<double, 2, 2>, mat<double, 3, 3>,
-              mat<double, 4, 4>>;
-}  // namespace detail
 
 template <class T, int R>
 array<std::remove_const_t<T>, R> any_array::as_mutable_handle(const array<T, R>& a) {
@@ -133,7 +123,7 @@ decltype(auto) any_array::visit(F&& f) const {
   require("visit");
   auto try_rank = [&]<class V, int R>() -> bool { return rank_ == R && dtype_ == dtype_of<V>(); };
   using result = decltype(f(std::declval<array<float, 1>>()));
-  return [&]<class... Vs>(detail::type_list<Vs...>) -> result {
+  return [&]<class... Vs>(type_list<Vs...>) -> result {
     std::optional<std::conditional_t<std::is_void_v<result>, int, result>> out;
     bool found = false;
     auto attempt = [&]<class V, int R>() {
@@ -161,7 +151,7 @@ decltype(auto) any_array::visit(F&& f) const {
                        " at rank " + std::to_string(rank_) + " is not among the visited types");
     }
     if constexpr (!std::is_void_v<result>) return std::move(*out);
-  }(detail::visit_element_types{});
+  }(element_types{});
 }
 
 }  // namespace tack

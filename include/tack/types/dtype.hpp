@@ -259,4 +259,26 @@ constexpr dtype dtype_of() noexcept {
   }
 }
 
+/// The element types of run-time dispatch (`any_array::visit`, fields, the Python package's
+/// element-wise code): the scalar types, and vec2/3/4 and mat2/3/4 of f32 and f64.
+/// `tack::visit_dtype(d, [&]<class E>() { ... })`
+using element_types =
+    type_list<float, double, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+              std::uint16_t, std::uint32_t, std::uint64_t, bool, vec<float, 2>, vec<float, 3>,
+              vec<float, 4>, vec<double, 2>, vec<double, 3>, vec<double, 4>, mat<float, 2, 2>,
+              mat<float, 3, 3>, mat<float, 4, 4>, mat<double, 2, 2>, mat<double, 3, 3>,
+              mat<double, 4, 4>>;
+
+/// Calls `f.template operator()<E>()` with the element type `d` describes, among
+/// `element_types`; false (and no call) when it is none of them.
+/// `bool ok = tack::visit_dtype(a.dtype(), [&]<class E>() { use(a.as<E>()); });`
+template <class F>
+bool visit_dtype(const dtype& d, F&& f) {
+  bool done = false;
+  [&]<class... Es>(type_list<Es...>) {
+    ((!done && d == dtype_of<Es>() ? (f.template operator()<Es>(), done = true) : false), ...);
+  }(element_types{});
+  return done;
+}
+
 }  // namespace tack

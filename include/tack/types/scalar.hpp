@@ -32,36 +32,78 @@ using u64 = std::uint64_t;
 /// `if (a.dtype().kind() == tack::scalar_kind::f32) { ... }`
 enum class scalar_kind : std::uint8_t { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, boolean };
 
+/// A list of types: the parameter pack of a table of types. `tack::type_list<float, double>{}`
+template <class... Ts>
+struct type_list {
+  /// How many types the list holds.
+  static constexpr int size = static_cast<int>(sizeof...(Ts));
+};
+
+/// The scalar types, in `scalar_kind` order: the one table of tack's scalar types. Everything that
+/// dispatches on a `scalar_kind` goes through `visit_scalar_kind`, so adding a type means adding
+/// it here and to the enum, and to the names other libraries give it (NumPy, DLPack, MPI, VTK).
+/// `tack::visit_scalar_kind(k, [&]<class S>() { ... })`
+using scalar_types = type_list<f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, bool>;
+
 /// How many scalar kinds exist (for tables indexed by `scalar_kind`).
-inline constexpr int scalar_kind_count = 11;
+inline constexpr int scalar_kind_count = scalar_types::size;
 
 namespace detail {
+template <class T, class... Ts>
+constexpr int index_in(type_list<Ts...>) noexcept {
+  int i = 0, found = -1;
+  ((std::is_same_v<T, Ts> ? (found = found < 0 ? i : found, ++i) : ++i), ...);
+  return found;
+}
+
+template <int I, class F, class T, class... Rest>
+constexpr decltype(auto) visit_at(int k, F& f, type_list<T, Rest...>) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return f.template operator()<T>();
+  } else {
+    if (k == I) return f.template operator()<T>();
+    return visit_at<I + 1>(k, f, type_list<Rest...>{});
+  }
+}
+
+struct size_of_scalar {
+  template <class S>
+  constexpr int operator()() const noexcept {
+    return static_cast<int>(sizeof(S));
+  }
+};
+
+// Only the table's types are tack scalars: `long long` or `char` are distinct C++ types with no
+// fixed width in the standard, and silently mapping them would make a dtype depend on the
+// platform. Users write `std::int64_t` (or `tack::i64`) instead.
 template <class T>
 struct scalar_kind_of {
-  static constexpr bool known = false;
+  static constexpr int index = index_in<T>(scalar_types{});
+  static constexpr bool known = index >= 0;
+  static constexpr scalar_kind value = static_cast<scalar_kind>(known ? index : 0);
 };
-// One specialization per listed type. Only these are tack scalars: `long long` or `char` are
-// distinct C++ types with no fixed width in the standard, and silently mapping them would make a
-// dtype depend on the platform. Users write `std::int64_t` (or `tack::i64`) instead.
-#define TACK_IMPL_SCALAR_KIND(Type, Kind)                   \
-  template <>                                               \
-  struct scalar_kind_of<Type> {                             \
-    static constexpr bool known = true;                     \
-    static constexpr scalar_kind value = scalar_kind::Kind; \
-  };
-TACK_IMPL_SCALAR_KIND(float, f32)
-TACK_IMPL_SCALAR_KIND(double, f64)
-TACK_IMPL_SCALAR_KIND(std::int8_t, i8)
-TACK_IMPL_SCALAR_KIND(std::int16_t, i16)
-TACK_IMPL_SCALAR_KIND(std::int32_t, i32)
-TACK_IMPL_SCALAR_KIND(std::int64_t, i64)
-TACK_IMPL_SCALAR_KIND(std::uint8_t, u8)
-TACK_IMPL_SCALAR_KIND(std::uint16_t, u16)
-TACK_IMPL_SCALAR_KIND(std::uint32_t, u32)
-TACK_IMPL_SCALAR_KIND(std::uint64_t, u64)
-TACK_IMPL_SCALAR_KIND(bool, boolean)
-#undef TACK_IMPL_SCALAR_KIND
 }  // namespace detail
+
+/// Calls `f.template operator()<S>()` with the scalar type of kind `k` and returns what it
+/// returns (every call returns the same type). `std::size_t bytes = tack::visit_scalar_kind(k,
+/// []<class S>() { return sizeof(S); });`
+template <class F>
+constexpr decltype(auto) visit_scalar_kind(scalar_kind k, F&& f) {
+  return detail::visit_at<0>(static_cast<int>(k), f, scalar_types{});
+}
+
+/// `visit_scalar_kind` among the types of `list` only, for code instantiated for fewer types:
+/// `k` must be the kind of one of them (otherwise the last type is used).
+/// `tack::visit_scalar_kind(k, f, tack::type_list<float, double>{})`
+template <class F, class... Ts>
+constexpr decltype(auto) visit_scalar_kind(scalar_kind k, F&& f, type_list<Ts...> list) {
+  static_assert(((detail::scalar_kind_of<Ts>::known) && ...),
+                "tack::visit_scalar_kind: the list holds a type that is not a tack scalar");
+  constexpr int kinds[] = {static_cast<int>(detail::scalar_kind_of<Ts>::value)...};
+  int at = 0;
+  while (at + 1 < static_cast<int>(sizeof...(Ts)) && kinds[at] != static_cast<int>(k)) ++at;
+  return detail::visit_at<0>(at, f, list);
+}
 
 /// True for the tack scalar types: `float`, `double`, `std::int8_t` … `std::uint64_t`, `bool`
 /// (cv-qualifiers ignored, as `std::is_arithmetic_v` does).
@@ -75,63 +117,22 @@ template <class T>
 requires is_scalar_v<T>
 inline constexpr scalar_kind scalar_kind_of_v = detail::scalar_kind_of<std::remove_cv_t<T>>::value;
 
+static_assert(scalar_kind_of_v<bool> == scalar_kind::boolean &&
+                  scalar_kind_of_v<u64> == scalar_kind::u64 && scalar_kind_count == 11,
+              "tack::scalar_types must list the types in the order of scalar_kind's enumerators");
+
 /// Bytes per value of a scalar kind. `tack::scalar_kind_size(tack::scalar_kind::f64) == 8`
 constexpr int scalar_kind_size(scalar_kind k) noexcept {
-  switch (k) {
-    case scalar_kind::f32:
-      return 4;
-    case scalar_kind::f64:
-      return 8;
-    case scalar_kind::i8:
-      return 1;
-    case scalar_kind::i16:
-      return 2;
-    case scalar_kind::i32:
-      return 4;
-    case scalar_kind::i64:
-      return 8;
-    case scalar_kind::u8:
-      return 1;
-    case scalar_kind::u16:
-      return 2;
-    case scalar_kind::u32:
-      return 4;
-    case scalar_kind::u64:
-      return 8;
-    case scalar_kind::boolean:
-      return static_cast<int>(sizeof(bool));
-  }
-  return 0;
+  return visit_scalar_kind(k, detail::size_of_scalar{});
 }
 
 /// The short name of a scalar kind, in static storage: `"f32"`, `"i64"`, `"bool"`.
 /// `std::puts(tack::scalar_kind_name(tack::scalar_kind::u8));  // u8`
 constexpr const char* scalar_kind_name(scalar_kind k) noexcept {
-  switch (k) {
-    case scalar_kind::f32:
-      return "f32";
-    case scalar_kind::f64:
-      return "f64";
-    case scalar_kind::i8:
-      return "i8";
-    case scalar_kind::i16:
-      return "i16";
-    case scalar_kind::i32:
-      return "i32";
-    case scalar_kind::i64:
-      return "i64";
-    case scalar_kind::u8:
-      return "u8";
-    case scalar_kind::u16:
-      return "u16";
-    case scalar_kind::u32:
-      return "u32";
-    case scalar_kind::u64:
-      return "u64";
-    case scalar_kind::boolean:
-      return "bool";
-  }
-  return "?";
+  constexpr const char* names[scalar_kind_count] = {"f32", "f64", "i8",  "i16", "i32", "i64",
+                                                     "u8",  "u16", "u32", "u64", "bool"};
+  const int i = static_cast<int>(k);
+  return i >= 0 && i < scalar_kind_count ? names[i] : "?";
 }
 
 /// Whether a kind is `f32` or `f64`. `tack::is_floating_kind(tack::scalar_kind::f32) == true`
@@ -151,6 +152,33 @@ constexpr bool is_signed_integer_kind(scalar_kind k) noexcept {
 constexpr bool is_unsigned_integer_kind(scalar_kind k) noexcept {
   return k == scalar_kind::u8 || k == scalar_kind::u16 || k == scalar_kind::u32 ||
          k == scalar_kind::u64;
+}
+
+/// The kind NumPy 2 gives the result of an operation on two arrays of kinds `a` and `b` (the
+/// same kind: itself; `bool` with anything: the other; integers of one signedness: the wider;
+/// mixed signedness: the signed kind wide enough for both, or `f64` past 64 bits; `f32` with an
+/// integer of up to 16 bits: `f32`, wider: `f64`). Python's run-time compositions and kernels
+/// follow it. `static_assert(tack::promote_kinds(tack::scalar_kind::u8, tack::scalar_kind::i8) ==
+/// tack::scalar_kind::i16);`
+constexpr scalar_kind promote_kinds(scalar_kind a, scalar_kind b) noexcept {
+  using K = scalar_kind;
+  if (a == b) return a;
+  if (a == K::boolean) return b;
+  if (b == K::boolean) return a;
+  const int sa = scalar_kind_size(a), sb = scalar_kind_size(b);
+  if (is_floating_kind(a) || is_floating_kind(b)) {
+    if (a == K::f64 || b == K::f64) return K::f64;
+    const int integer_size = is_floating_kind(a) ? sb : sa;  // f32 holds 16-bit integers exactly
+    return integer_size <= 2 ? K::f32 : K::f64;
+  }
+  if (is_signed_integer_kind(a) == is_signed_integer_kind(b)) return sa >= sb ? a : b;
+  const K s = is_signed_integer_kind(a) ? a : b, u = is_signed_integer_kind(a) ? b : a;
+  const int ss = scalar_kind_size(s), us = scalar_kind_size(u);
+  if (ss > us) return s;
+  if (us == 1) return K::i16;
+  if (us == 2) return K::i32;
+  if (us == 4) return K::i64;
+  return K::f64;
 }
 
 namespace detail {

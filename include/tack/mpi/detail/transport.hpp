@@ -7,6 +7,7 @@
 
 #include <tack/core/index.hpp>
 #include <tack/mpi/communicator.hpp>
+#include <tack/types/scalar.hpp>
 
 #include <array>
 #include <cstddef>
@@ -18,37 +19,18 @@
 
 namespace tack::mpi::detail {
 
-/// The scalar types MPI reductions handle, as one code per type.
-enum class scalar_kind : int { f32, f64, i8, i16, i32, i64, u8, u16, u32, u64, boolean };
+using tack::scalar_kind;
 
+/// The scalar kind of an MPI reduction's type (tack's scalar types only).
 template <class S>
 constexpr scalar_kind kind_of() {
-  using U = std::remove_cv_t<S>;
-  if constexpr (std::is_same_v<U, float>)
-    return scalar_kind::f32;
-  else if constexpr (std::is_same_v<U, double>)
-    return scalar_kind::f64;
-  else if constexpr (std::is_same_v<U, bool>)
-    return scalar_kind::boolean;
-  else if constexpr (std::is_same_v<U, std::int8_t>)
-    return scalar_kind::i8;
-  else if constexpr (std::is_same_v<U, std::int16_t>)
-    return scalar_kind::i16;
-  else if constexpr (std::is_same_v<U, std::int32_t>)
-    return scalar_kind::i32;
-  else if constexpr (std::is_same_v<U, std::int64_t>)
-    return scalar_kind::i64;
-  else if constexpr (std::is_same_v<U, std::uint8_t>)
-    return scalar_kind::u8;
-  else if constexpr (std::is_same_v<U, std::uint16_t>)
-    return scalar_kind::u16;
-  else if constexpr (std::is_same_v<U, std::uint32_t>)
-    return scalar_kind::u32;
-  else {
-    static_assert(std::is_same_v<U, std::uint64_t>,
+  if constexpr (is_scalar_v<S>) {
+    return scalar_kind_of_v<S>;
+  } else {
+    static_assert(is_scalar_v<S>,
                   "tack::mpi: reductions take tack's scalar types (float, double, bool, the "
                   "fixed-width integers); convert with astype<U>() first");
-    return scalar_kind::u64;
+    return scalar_kind::f32;
   }
 }
 
