@@ -11,3 +11,13 @@ def _cpu_default():
     tack.set_default_device("cpu")
     yield
     gc.collect()
+
+
+@pytest.fixture
+def debug_mode():
+    """Kernels compiled from Python check every index (tack.set_debug) for the test's duration."""
+    tack.set_debug(True)
+    try:
+        yield
+    finally:
+        tack.set_debug(False)

@@ -29,15 +29,6 @@ def _at(tag, or_def=False):
     return re.escape(_FILE) + f":({d}|{hits[0]})(?!\\d)"
 
 
-@pytest.fixture
-def debug_mode():
-    tack.set_debug(True)
-    try:
-        yield
-    finally:
-        tack.set_debug(False)
-
-
 # ---- kernels shared by the tests -----------------------------------------------------------------
 
 @tack.func

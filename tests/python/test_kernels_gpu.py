@@ -18,20 +18,13 @@ import pytest
 import tack
 from tack import arrays as ta
 from tack.kernels import build
+from test_kernels import blend, copy_k, fill3  # the CPU tests' kernels, launched on the GPU
+from test_kernels_cache import Offset
 
 GPU = "cuda:0"
 HAS_GPU = tack.is_available(GPU)
 needs_gpu = pytest.mark.skipif(not HAS_GPU, reason="no CUDA device in this process (a CPU build "
                                "of the package, or no GPU)")
-
-
-@pytest.fixture
-def debug_mode():
-    tack.set_debug(True)
-    try:
-        yield
-    finally:
-        tack.set_debug(False)
 
 
 def on(dev, values, dtype=None, layout=None):
@@ -43,26 +36,6 @@ def host(a):
 
 
 # ---- kernels -------------------------------------------------------------------------------------
-
-@tack.func
-def lerp(a, b, t):
-    return a + t * (b - a)
-
-
-@tack.kernel
-def blend(i, out, x, y, t):
-    out[i] = lerp(x[i], y[i], t)
-
-
-@tack.kernel
-def copy_k(i, out, src):
-    out[i] = src[i]
-
-
-@tack.kernel
-def fill3(i, j, k, a):
-    a[i, j, k] = i * 100 + j * 10 + k
-
 
 @tack.kernel
 def rows_k(i, j, out, src):
@@ -94,24 +67,6 @@ def square_plus_one(x):
 @tack.func
 def triangle(i):
     return i * (i + 1) // 2
-
-
-@tack.device_class
-class Offset:
-    def __init__(self, a, start):
-        self.a, self.start = a, start
-
-    @tack.func
-    def __getitem__(self, k):
-        return self.a[self.start + k]
-
-    @tack.func
-    def __setitem__(self, k, v):
-        self.a[self.start + k] = v
-
-    @tack.func
-    def __len__(self):
-        return len(self.a) - self.start
 
 
 # ---- on a GPU, against the CPU ---------------------------------------------------------------------

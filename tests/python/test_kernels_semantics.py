@@ -25,15 +25,6 @@ def _np(name):
     return tack.dtype(name).numpy
 
 
-@pytest.fixture
-def debug_mode():
-    tack.set_debug(True)
-    try:
-        yield
-    finally:
-        tack.set_debug(False)
-
-
 # ---- kernels -------------------------------------------------------------------------------------
 
 @tack.kernel
