@@ -286,16 +286,17 @@ nb::object dot_of(nb::handle x, nb::handle y) {
 }  // namespace
 
 void bind_algorithms(nb::module_& m) {
-  m.def("sum", &sum_of, "a"_a,
+  m.def("sum", &sum_of, "a"_a, nb::sig("def sum(a: typing.Any) -> float | int"),
         "The sum of every scalar component (a vec3 array of n elements sums 3n values); "
         "integers sum in 64 bits.");
   m.def(
       "min", [](nb::handle a) { return extreme(a, true); }, "a"_a,
-      "The smallest scalar component.");
+      nb::sig("def min(a: typing.Any) -> float | int | bool"), "The smallest scalar component.");
   m.def(
       "max", [](nb::handle a) { return extreme(a, false); }, "a"_a,
-      "The largest scalar component.");
+      nb::sig("def max(a: typing.Any) -> float | int | bool"), "The largest scalar component.");
   m.def("mean", &mean_of, "a"_a, "n"_a = nb::none(),
+        nb::sig("def mean(a: typing.Any, n: int | None = None) -> float"),
         "The mean of the scalar components (of the first `n` in storage order when given).");
   nb::module_ alg = m.def_submodule("_algorithms", "tack.algorithms");
   alg.def(

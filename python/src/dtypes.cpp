@@ -162,7 +162,8 @@ void bind_dtypes(nb::module_& m) {
           return dtype_object(tack::dtype::parse(nb::cast<std::string>(h)));
         return dtype_object(dtype_from(h, tack::dtype(), "tack.dtype"));
       },
-      nb::arg("name"), "The dtype a name (`'vec3(f32)'`), a tack dtype or a NumPy type names.");
+      nb::arg("name"), nb::sig("def dtype(name: DType | str | typing.Any) -> DType"),
+      "The dtype a name (`'vec3(f32)'`), a tack dtype or a NumPy type names.");
   m.def(
       "vec",
       [](int n, nb::handle scalar) {
@@ -174,6 +175,7 @@ void bind_dtypes(nb::module_& m) {
         return dtype_object(tack::dtype::vector(s.kind(), n));
       },
       nb::arg("n"), nb::arg("scalar") = nb::none(),
+      nb::sig("def vec(n: int, scalar: DType | str | None = None) -> DType"),
       "The vector dtype of `n` components (`tack.vec(3, tack.f64)`); components default to f32.");
   m.def(
       "mat",
@@ -187,6 +189,7 @@ void bind_dtypes(nb::module_& m) {
         return dtype_object(tack::dtype::matrix(s.kind(), rows, cols));
       },
       nb::arg("rows"), nb::arg("cols"), nb::arg("scalar") = nb::none(),
+      nb::sig("def mat(rows: int, cols: int, scalar: DType | str | None = None) -> DType"),
       "The matrix dtype of `rows` x `cols` components (`tack.mat(2, 3)`); components default to "
       "f32.");
 }

@@ -198,8 +198,8 @@ nb::object as_array(nb::handle values, nb::handle dtype, nb::handle device, nb::
   if (nb::hasattr(values, "_tack_kernel_array")) {  // computed by a @tack.func: one kernel launch
     return as_array(values.attr("materialize")(), dtype, device, layout);
   }
-  const bool plain = dtype.is_none() && (layout.is_none() || parse_layout(layout, op) ==
-                                                                 tack::layout::aos);
+  const bool plain =
+      dtype.is_none() && (layout.is_none() || parse_layout(layout, op) == tack::layout::aos);
   if (plain && nb::hasattr(values, "__dlpack__")) {
     // Shared where the producer allows it (copied to `device` if it lives elsewhere); a tensor
     // tack cannot take as it is is copied below.
@@ -375,11 +375,18 @@ void bind_factories(nb::module_& m) {
     const char* op;
     init how;
     const char* doc;
+    const char* sig;
   };
-  for (const kind& k :
-       {kind{"empty", "tack.empty", init::none, "A new array, values not initialized."},
-        kind{"zeros", "tack.zeros", init::zeros, "A new array of zeros."},
-        kind{"ones", "tack.ones", init::ones, "A new array of ones."}}) {
+#define TACKPY_FACTORY_SIG(name)                                         \
+  "def " name                                                            \
+  "(shape: int | tuple[int, ...], dtype: DType | str | None = None, *, " \
+  "device: str | None = None, layout: str | None = None) -> Array"
+  for (const kind& k : {kind{"empty", "tack.empty", init::none,
+                             "A new array, values not initialized.", TACKPY_FACTORY_SIG("empty")},
+                        kind{"zeros", "tack.zeros", init::zeros, "A new array of zeros.",
+                             TACKPY_FACTORY_SIG("zeros")},
+                        kind{"ones", "tack.ones", init::ones, "A new array of ones.",
+                             TACKPY_FACTORY_SIG("ones")}}) {
     m.def(
         k.name,
         [op = k.op, how = k.how](nb::handle shape, nb::handle dtype, nb::handle device,
@@ -387,8 +394,9 @@ void bind_factories(nb::module_& m) {
           return wrap(factory(shape, dtype, device, layout, how, op));
         },
         "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-        "layout"_a = nb::none(), (std::string(k.doc) + shape_doc).c_str());
+        "layout"_a = nb::none(), nb::sig(k.sig), (std::string(k.doc) + shape_doc).c_str());
   }
+#undef TACKPY_FACTORY_SIG
   m.def(
       "full",
       [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device,
@@ -400,6 +408,9 @@ void bind_factories(nb::module_& m) {
       },
       "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
       "layout"_a = nb::none(),
+      nb::sig("def full(shape: int | tuple[int, ...], fill_value: float | int | bool | "
+              "typing.Sequence[float], dtype: DType | str | None = None, *, device: str | None = "
+              "None, layout: str | None = None) -> Array"),
       (std::string("A new array with every element `fill_value` (a number, or a sequence of "
                    "components).") +
        shape_doc)
@@ -411,6 +422,9 @@ void bind_factories(nb::module_& m) {
       },
       "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
       "layout"_a = nb::none(),
+      nb::sig("def empty_like(prototype: Array, dtype: DType | str | None = None, *, device: str | "
+              "None = "
+              "None, layout: str | None = None) -> Array"),
       "A new array with the prototype's shape, dtype, device and layout (reads no values).");
   m.def(
       "zeros_like",
@@ -418,14 +432,20 @@ void bind_factories(nb::module_& m) {
         return like(p, dtype, device, layout, init::zeros, "tack.zeros_like");
       },
       "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "layout"_a = nb::none());
+      "layout"_a = nb::none(),
+      nb::sig("def zeros_like(prototype: Array, dtype: DType | str | None = None, *, device: str | "
+              "None = "
+              "None, layout: str | None = None) -> Array"));
   m.def(
       "ones_like",
       [](const py_array& p, nb::handle dtype, nb::handle device, nb::handle layout) {
         return like(p, dtype, device, layout, init::ones, "tack.ones_like");
       },
       "prototype"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "layout"_a = nb::none());
+      "layout"_a = nb::none(),
+      nb::sig("def ones_like(prototype: Array, dtype: DType | str | None = None, *, device: str | "
+              "None = "
+              "None, layout: str | None = None) -> Array"));
   m.def(
       "full_like",
       [](const py_array& p, nb::handle value, nb::handle dtype, nb::handle device,
@@ -435,19 +455,26 @@ void bind_factories(nb::module_& m) {
         return obj;
       },
       "prototype"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-      "layout"_a = nb::none());
+      "layout"_a = nb::none(),
+      nb::sig("def full_like(prototype: Array, fill_value: float | int | bool | "
+              "typing.Sequence[float], dtype: DType | str | None = None, *, device: str | None = "
+              "None, layout: str | None = None) -> Array"));
   m.def(
       "asarray",
       [](nb::handle values, nb::handle dtype, nb::handle device, nb::handle layout) {
         return as_array(values, dtype, device, layout);
       },
-      "values"_a, "dtype"_a = nb::none(), nb::kw_only(),
-        "device"_a = nb::none(), "layout"_a = nb::none(),
-        "`values` as a tack array: the array itself when it already matches (dtype, device, "
-        "layout), an implicit array evaluated, a shared import of a DLPack tensor (NumPy "
-        "included) where no conversion is asked, else a copy (`tack.array`).");
+      "values"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+      "layout"_a = nb::none(),
+      nb::sig("def asarray(values: typing.Any, dtype: DType | str | None = None, *, device: str | "
+              "None = None, layout: str | None = None) -> Array"),
+      "`values` as a tack array: the array itself when it already matches (dtype, device, "
+      "layout), an implicit array evaluated, a shared import of a DLPack tensor (NumPy "
+      "included) where no conversion is asked, else a copy (`tack.array`).");
   m.def("array", &array_from_values, "values"_a, "dtype"_a = nb::none(), nb::kw_only(),
         "device"_a = nb::none(), "layout"_a = nb::none(),
+        nb::sig("def array(values: typing.Any, dtype: DType | str | None = None, *, device: str | "
+                "None = None, layout: str | None = None) -> Array"),
         "A new array with a copy of `values` (a tack array, a NumPy array, nested sequences). "
         "Without dtype, the scalar dtype is NumPy's inference and no vector type is guessed; a "
         "vector dtype consumes a trailing dimension of its size, a matrix dtype two.");
@@ -468,13 +495,14 @@ void bind_factories(nb::module_& m) {
                               nb::cast<std::string>(nb::repr(dst.type())))
                                  .c_str());
       },
-      "dst"_a, "src"_a,
+      "dst"_a, "src"_a, nb::sig("def copyto(dst: typing.Any, src: typing.Any) -> None"),
       "Copies `src` (a tack array, an implicit array, a NumPy array, any DLPack tensor, or a "
       "number) into `dst`; shapes and component dimensions must match.");
   m.def(
       "set_default_device",
       [](nb::handle d) { tack::set_default_device(parse_device(d, "tack.set_default_device")); },
-      "device"_a, "Sets the device new arrays go to: \"cpu\" or, in CUDA builds, \"cuda:N\".");
+      "device"_a, nb::sig("def set_default_device(device: str) -> None"),
+      "Sets the device new arrays go to: \"cpu\" or, in CUDA builds, \"cuda:N\".");
   m.def("default_device", []() { return tack::default_device().str(); });
   m.def(
       "is_available",

@@ -225,3 +225,16 @@ def test_arithmetic_promotes_as_numpy_for_every_pair_of_kinds(a):
         expect = np.result_type(x.numpy().dtype, y.numpy().dtype)
         assert (x + y).dtype is tack.dtype(expect), (a, b)
         assert (x * y).numpy().dtype == expect, (a, b)
+
+
+def test_the_stubs_give_the_factories_real_signatures():
+    """Editors read tack/_core.pyi (written by nanobind's stubgen when the package is built): the
+    factories, dtypes and reductions are typed, not `object`."""
+    import pathlib
+    stub = (pathlib.Path(tack.__file__).parent / "_core.pyi").read_text()
+    for name in ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
+                 "full_like", "array", "asarray", "copyto", "set_default_device", "dtype", "vec",
+                 "mat", "sum", "min", "max", "mean"):
+        line = next(x for x in stub.splitlines() if x.startswith(f"def {name}("))
+        assert ": object" not in line and "-> object" not in line, line
+    assert "def zeros(shape: int | tuple[int, ...], dtype: DType | str | None = None" in stub
