@@ -189,7 +189,8 @@ def cpp_reference(threads, quick):
     exe = os.path.join(tempfile.gettempdir(), f"tack_kernels_reference_{os.getuid()}")
     src = os.path.join(HERE, "kernels_reference.cpp")
     if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-        cmd = [build.compiler(), "-std=c++20", "-O3", "-fno-math-errno", "-march=native",
+        cmd = [build.compiler(), "-std=c++20", "-O3", "-fno-math-errno", "-ffp-contract=off",
+               "-march=native",
                "-fopenmp", "-I", os.path.join(ROOT, "include"), "-I", cfg[0], src, libs[0],
                "-o", exe]
         r = subprocess.run(cmd, capture_output=True, text=True)
