@@ -17,7 +17,7 @@ LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMP
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure -j $(JOBS)
 
-.PHONY: all deps demo test test-host test-cuda test-python test-mpi python test-sanitize bench format gpu-check clean
+.PHONY: all deps demo test test-host test-cuda test-python test-mpi python test-sanitize bench bench-quick format gpu-check clean
 
 all: test
 
@@ -134,14 +134,25 @@ test-sanitize: deps
 	  TSAN_OPTIONS="halt_on_error=1 ignore_noninstrumented_modules=1" \
 	  ctest $(CTEST_FLAGS) -LE "compile_fail|find_package"
 
-## make bench: build and run the benchmarks (Release, host)
-bench: deps $(HOST_DIR)/CMakeCache.txt python
-	cmake --build $(HOST_DIR) -j $(JOBS)
-	scripts/run-benchmarks $(HOST_DIR)
-	$(VENV)/bin/python benchmarks/python/bench_python.py
-	$(VENV)/bin/python -m pip install -q --disable-pip-version-check numba==0.68.1 \
-	  || echo "make: numba could not be installed; the kernel benchmarks skip it"
-	$(VENV)/bin/python benchmarks/python/bench_kernels.py
+## make bench: install the peers, build the benchmarks (Release, in $(BENCH_DIR)), run every suite
+## into benchmarks/results/<host-label>.json (benchmarks/run.py), then regenerate docs/performance.md
+## and docs/performance/*.svg (benchmarks/report.py). make bench-quick: fewer repetitions, shorter
+## runs and smaller sizes (<= 10 min on 2 cores). A peer that cannot be installed is skipped, and the
+## report says why.
+BENCH_DIR ?= $(BUILD)/bench
+BENCH_DEB := libeigen3-dev libthrust-dev libtrilinos-kokkos-dev
+BENCH_PYPI := numexpr==2.14.2 numba==0.68.1 warp-lang==1.19.0 matplotlib==3.11.2
+bench bench-quick: deps
+	TACK_DEPS_EXTRA="$(BENCH_DEB)" scripts/install-deps \
+	  || echo "make: peer packages missing ($(BENCH_DEB)); the report names the rows they skip"
+	@$(VENV)/bin/python -c "import tack" 2>/dev/null || $(MAKE) python
+	@for p in $(BENCH_PYPI); do $(VENV)/bin/python -m pip install -q --disable-pip-version-check $$p \
+	  || echo "make: $$p could not be installed; the report names the rows it skips"; done
+	cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF \
+	  -DTACK_ENABLE_TESTS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) $(CMAKE_FLAGS)
+	cmake --build $(BENCH_DIR) -j $(JOBS)
+	$(VENV)/bin/python benchmarks/run.py --build $(BENCH_DIR) $(if $(filter bench-quick,$@),--quick,)
+	$(VENV)/bin/python benchmarks/report.py
 
 ## make gpu-check: what scripts/gpu-check runs on a machine with a GPU
 gpu-check:

@@ -354,7 +354,11 @@ def main():
         return merge_gpu(args.gpu, args.out)
     build = os.path.abspath(args.build)
     res = {"kind": "cpu", "quick": args.quick, "machine": machine(build),
-           "load_before": loadavg(), "suites": {}, "benchmarks": {}}
+           "load_before": loadavg(), "suites": {}, "benchmarks": {},
+           # the default thread count; groups named *_t1 / *_t2 set their own, and the Python suites
+           # run at 1 thread and at every core
+           "threads": int(os.environ.get("TACK_NUM_THREADS") or os.environ.get("OMP_NUM_THREADS")
+                          or os.cpu_count())}
     res["peers"] = peers(build, args.python)
     out = args.out or os.path.join(HERE, "results", res["machine"]["label"] + ".json")
     tmp = tempfile.mkdtemp(prefix="tack-bench-")

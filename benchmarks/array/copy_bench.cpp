@@ -27,7 +27,7 @@ namespace {
 using namespace tack::bench;
 
 // Not zero: these VMs write zero pages about 2.5x faster than any other byte, so a zero fill would
-// flatter every variant (docs/performance.md, "Fills use 1.25, never zero").
+// flatter every variant (benchmarks/goals.toml, the arrays area: "Fills use 1.25, never zero").
 constexpr double fill_value = 1.25;
 
 // Bytes from `src` to `dst` modulo 4096. glibc's memcpy on these Zen machines (rep movsb) runs
