@@ -138,14 +138,14 @@ test-sanitize: deps
 ## into benchmarks/results/<host-label>.json (benchmarks/run.py), then regenerate docs/performance.md
 ## and docs/performance/*.svg (benchmarks/report.py). make bench-quick: fewer repetitions, shorter
 ## runs and smaller sizes (<= 10 min on 2 cores). A peer that cannot be installed is skipped, and the
-## report says why.
+## report says why. BENCH_REUSE_PYTHON=1 benchmarks the tack package already in build/venv instead of
+## rebuilding it first (`make python`).
 BENCH_DIR ?= $(BUILD)/bench
 BENCH_DEB := libeigen3-dev libthrust-dev libtrilinos-kokkos-dev
 BENCH_PYPI := numexpr==2.14.2 numba==0.68.1 warp-lang==1.19.0 matplotlib==3.11.2
-bench bench-quick: deps
+bench bench-quick: deps $(if $(BENCH_REUSE_PYTHON),,python)
 	TACK_DEPS_EXTRA="$(BENCH_DEB)" scripts/install-deps \
 	  || echo "make: peer packages missing ($(BENCH_DEB)); the report names the rows they skip"
-	@$(VENV)/bin/python -c "import tack" 2>/dev/null || $(MAKE) python
 	@for p in $(BENCH_PYPI); do $(VENV)/bin/python -m pip install -q --disable-pip-version-check $$p \
 	  || echo "make: $$p could not be installed; the report names the rows it skips"; done
 	cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF \

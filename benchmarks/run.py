@@ -136,6 +136,8 @@ def peers(build, py):
         "thrust": deb("libthrust-dev", "Thrust with its OpenMP backend"),
         "kokkos": deb("libtrilinos-kokkos-dev", "Kokkos, Serial backend"),
         "google_benchmark": deb("libbenchmark-dev", "the C++ harness"),
+        "amr_baseline": {"version": "tack::amr::baseline (this repository)",
+                         "source": "separate box arrays, concatenated per level and copied back"},
         "dd": {"version": (sh(["dd", "--version"]).splitlines() or ["?"])[0],
                "source": "a dd-style loop in the benchmark (1 MiB blocks, as `dd bs=1M`)"},
     }
