@@ -38,7 +38,7 @@ def median_time(f, reps):
         t0 = time.perf_counter()
         f()
         t.append(time.perf_counter() - t0)
-    return statistics.median(t), min(t), max(t)
+    return statistics.median(t), min(t), max(t), t  # the times: benchmarks/run.py pairs repetitions
 
 
 # ---- one thread count, in a child process (thread counts are fixed at import) --------------------
