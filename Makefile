@@ -138,7 +138,8 @@ test-sanitize: deps
 ## into benchmarks/results/<host-label>.json (benchmarks/run.py), then regenerate docs/performance.md
 ## and docs/performance/*.svg (benchmarks/report.py). make bench-quick: fewer repetitions, shorter
 ## runs and smaller sizes (<= 10 min on 2 cores). A peer that cannot be installed is skipped, and the
-## report says why. BENCH_REUSE_PYTHON=1 benchmarks the tack package already in build/venv instead of
+## report says why. $(BENCH_DIR)-native holds the implicit-array benchmark built with -march=native.
+## BENCH_REUSE_PYTHON=1 benchmarks the tack package already in build/venv instead of
 ## rebuilding it first (`make python`).
 BENCH_DIR ?= $(BUILD)/bench
 BENCH_DEB := libeigen3-dev libthrust-dev libtrilinos-kokkos-dev
@@ -151,6 +152,9 @@ bench bench-quick: deps $(if $(BENCH_REUSE_PYTHON),,python)
 	cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF \
 	  -DTACK_ENABLE_TESTS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(BENCH_DIR) -j $(JOBS)
+	cmake -S . -B $(BENCH_DIR)-native -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF \
+	  -DTACK_ENABLE_TESTS=OFF -DTACK_ENABLE_EXAMPLES=OFF -DTACK_BENCH_MARCH=native $(LAUNCHER) $(CMAKE_FLAGS)
+	cmake --build $(BENCH_DIR)-native --target bench_arrays_implicit -j $(JOBS)
 	$(VENV)/bin/python benchmarks/run.py --build $(BENCH_DIR) $(if $(filter bench-quick,$@),--quick,)
 	$(VENV)/bin/python benchmarks/report.py
 

@@ -4,7 +4,8 @@
     python benchmarks/run.py [--quick] [--build build/bench] [--out PATH] [--suites cpp,mpi,...]
     python benchmarks/run.py --gpu JSON...  (scripts/gpu-check: its Google Benchmark files)
 
-Suites: `cpp` (every bench_* executable through scripts/run-benchmarks), `mpi` (benchmarks/mpi
+Suites: `cpp` (every bench_* executable through scripts/run-benchmarks), `native` (the
+implicit-array sums built with -march=native, from <build>-native), `mpi` (benchmarks/mpi
 under mpirun, 2 ranks), `python` (bench_python.py: tack against NumPy and numexpr, at 1 and at
 all threads), `kernels` (bench_kernels.py: tack.kernel against C++, Numba, Warp). The output,
 `benchmarks/results/<host-label>.json`, holds the machine (lscpu's CPU, cores, load averages
@@ -231,6 +232,26 @@ def run_cpp(build, quick, tmp, log):
                   "filter": filt}
 
 
+def run_native(build, quick, tmp, log):
+    """The implicit-array sums again from a build with `-march=native` (<build>-native, configured
+    with TACK_BENCH_MARCH=native): code generation differs by CPU there (names get "native.")."""
+    exe = os.path.join(build + "-native", "benchmarks", "bench_arrays_implicit")
+    if not os.path.exists(exe):
+        return {}, {"skipped": f"no {exe} (make bench builds it)"}
+    js = os.path.join(tmp, "native.json")
+    cmd = [exe, "--benchmark_filter=sum_transform_counting", f"--benchmark_out={js}",
+           "--benchmark_out_format=json", "--benchmark_repetitions=" + ("3" if quick else "5"),
+           "--benchmark_min_time=" + ("0.1" if quick else "0.3"),
+           "--benchmark_display_aggregates_only=true", "--benchmark_enable_random_interleaving=true"]
+    print("== " + " ".join(cmd), file=log, flush=True)
+    subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        runs = {"native." + k: r for k, r in samples_of(js, "native").items()}
+    except (OSError, ValueError) as e:
+        return {}, {"skipped": f"{exe} wrote no results ({e})"}
+    return runs, {"march": "native"}
+
+
 def run_mpi(build, quick, tmp, log, ranks=2):
     """The MPI benchmarks under mpirun (2 ranks, one thread each): ghost exchange against bare
     MPI_Sendrecv, AMR fill, reductions, the stencil step."""
@@ -349,7 +370,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "bench"))
     ap.add_argument("--python", default=VENV_PY if os.path.exists(VENV_PY) else sys.executable)
     ap.add_argument("--out", help="default benchmarks/results/<host-label>.json")
-    ap.add_argument("--suites", default="cpp,mpi,python,kernels")
+    ap.add_argument("--suites", default="cpp,native,mpi,python,kernels")
     ap.add_argument("--gpu", nargs="+", help="merge gpu-check's Google Benchmark JSON files")
     args = ap.parse_args()
     if args.gpu:
@@ -368,6 +389,7 @@ def main():
     print(f"run.py: {res['machine']['cpu']}, {res['machine']['cores']} cores, load average "
           f"{res['load_before']}; log {log_path}", flush=True)
     suites = {"cpp": lambda log: run_cpp(build, args.quick, tmp, log),
+              "native": lambda log: run_native(build, args.quick, tmp, log),
               "mpi": lambda log: run_mpi(build, args.quick, tmp, log),
               "python": lambda log: run_python(args.python, args.quick, tmp, log),
               "kernels": lambda log: run_kernels(args.python, args.quick, tmp, log)}
