@@ -205,7 +205,9 @@ def short(text, n=58):
 def machine_line(m, res):
     isa = ", ".join(m.get("vector_isa") or []) or "no AVX2"
     return (f"{m['cpu']} (family {m.get('cpu_family')} model {m.get('cpu_model')}; {isa}), "
-            f"{m['cores']} logical CPUs, L3 {m.get('l3') or '?'}; {m['compiler']}; "
+            f"{m['cores']} logical CPUs, L3 {m.get('l3') or '?'}; threads: {res.get('threads', '?')} by "
+            f"default, 1 and 2 where a row says so; {m['compiler']} ({m.get('cxx_flags') or 'default flags'}"
+            f"{', -march=' + m['bench_march'] if m.get('bench_march') else ''}); "
             f"tack {m['tack_version']} at commit {m['commit']}{' (with local changes)' if m.get('dirty') else ''}; "
             f"{m['date']}")
 
