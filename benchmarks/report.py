@@ -202,6 +202,15 @@ def short(text, n=58):
 
 # ---- the document -----------------------------------------------------------------------------------
 
+def busy_note(results, row):
+    """What the CPU-time counters say when the timed thread did not have a CPU to itself."""
+    shares = [(n, results.get(row.get(k, row["bench"]), {}).get("cpu_share")) for n, k in
+              (("tack", "bench"), ("the peer", "peer"))]
+    low = [f"{n} {100 * v:.0f} %" for n, v in shares if isinstance(v, (int, float)) and v < 0.8]
+    return (f"Busy machine: the timed thread had {', '.join(low)} of a CPU (median CPU time / wall "
+            "time)." if low else "")
+
+
 def machine_line(m, res):
     isa = ", ".join(m.get("vector_isa") or []) or "no AVX2"
     return (f"{m['cpu']} (family {m.get('cpu_family')} model {m.get('cpu_model')}; {isa}), "
@@ -306,8 +315,10 @@ def main():
                           f"{r.get('note', '').strip() or '–'} |")
                 continue
             f = r["fig"]
+            known = " ".join(r.get("note", "").split())
+            busy = busy_note(results, r)
             md.append(f"| {a['title']} | {r['what']} | {fmt_ratio(f[0])} ({fmt_ratio(f[1])}–{fmt_ratio(f[2])}) "
-                      f"| ≥ {r['goal']:.2f} | {' '.join(r.get('note', '').split()) or '–'} |")
+                      f"| ≥ {r['goal']:.2f} | {' '.join(x for x in (busy, known) if x) or '–'} |")
         md.append("")
 
     md += ["## Peers", ""] + peers_table(peers, all_rows) + [""]
