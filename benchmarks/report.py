@@ -245,7 +245,7 @@ def peers_table(peers, results_rows):
         else:
             v = p.get("version") if isinstance(p, dict) else p
             src = p.get("source", "") if isinstance(p, dict) else ""
-            lines.append(f"| {name} | {v}{' (' + src + ')' if src else ''} | {n} of {len(rows)} |")
+            lines.append(f"| {name} | {v}{'; ' + src if src else ''} | {n} of {len(rows)} |")
     return lines
 
 
