@@ -231,7 +231,10 @@ def test_the_stubs_give_the_factories_real_signatures():
     """Editors read tack/_core.pyi (written by nanobind's stubgen when the package is built): the
     factories, dtypes and reductions are typed, not `object`."""
     import pathlib
-    stub = (pathlib.Path(tack.__file__).parent / "_core.pyi").read_text()
+    path = pathlib.Path(tack.__file__).parent / "_core.pyi"
+    if not path.exists():  # a build under the sanitizers: stubgen cannot import it
+        pytest.skip(f"{path} was not written when this package was built")
+    stub = path.read_text()
     for name in ("empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like",
                  "full_like", "array", "asarray", "copyto", "set_default_device", "dtype", "vec",
                  "mat", "sum", "min", "max", "mean"):
