@@ -3,6 +3,8 @@
 // tack::amr::write_vtk: a VTK overlapping-AMR file (.vthb, XML listing every box of every level)
 // and one .vti piece per box written by tack::dataset::write_vtk.
 
+#include "io/atomic_file.hpp"
+
 #include <tack/amr/vtk.hpp>
 
 #include <tack/dataset/all.hpp>
@@ -12,9 +14,7 @@
 #include <cstring>
 #include <string>
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace tack::amr {
 namespace {
@@ -27,35 +27,6 @@ std::string num(double v) {
 
 [[noreturn]] void fail(const std::string& what, int err) {
   throw error("tack::amr::write_vtk: cannot write '" + what + "': " + std::strerror(err));
-}
-
-/// Writes `text` to `path` through a temporary file in the same folder renamed into place.
-void write_text(const std::string& path, const std::string& text) {
-  const auto slash = path.rfind('/');
-  std::string tmp = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + "." +
-                    (slash == std::string::npos ? path : path.substr(slash + 1)) + ".tmp.XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) fail(path, errno);
-  ::fchmod(fd, 0644);
-  const char* p = text.data();
-  std::size_t n = text.size();
-  while (n > 0) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      fail(path, err);
-    }
-    p += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    fail(path, err);
-  }
 }
 
 }  // namespace
@@ -102,7 +73,7 @@ void write_vtk(const hierarchy& h, const std::string& path, const dataset::vtk_o
     xml += "    </Block>\n";
   }
   xml += "  </vtkOverlappingAMR>\n</VTKFile>\n";
-  write_text(path, xml);
+  tack::detail::write_file_atomically(path, xml, "tack::amr::write_vtk");
 }
 
 }  // namespace tack::amr
