@@ -3,8 +3,8 @@
 #pragma once
 /// @file The CUDA runtime calls and device kernels the host library needs, behind plain C++
 /// declarations so that host translation units never include CUDA headers. Defined in
-/// src/cuda/*.cu when tack is built with CUDA, and by src/cuda_stubs.cpp (which report "no CUDA")
-/// otherwise; the table of current streams is in src/stream.cpp. Every function that touches
+/// src/cuda/*.cu when tack is built with CUDA, and by src/cuda/stubs.cpp (which report "no CUDA")
+/// otherwise; the table of current streams is in src/exec/stream.cpp. Every function that touches
 /// device memory makes the device it names current for the call. Copies, fills and kernels go to
 /// the thread's current stream of that device (`tack::stream_scope`): on the legacy default stream
 /// they synchronize before they return (tack's operations look synchronous); on a `tack::stream`

@@ -115,7 +115,7 @@ inline constexpr dtype_name_table_type dtype_name_table = make_dtype_name_table(
 template <scalar_kind K, dtype_form Form, int Rows, int Cols>
 inline constexpr dtype_name_text dtype_name_of = make_dtype_name(K, Form, Rows, Cols);
 
-// Host-only error paths (src/dtype.cpp), kept out of line so this header needs no <string>.
+// Host-only error paths (src/types/dtype.cpp), kept out of line so this header needs no <string>.
 [[noreturn]] void throw_bad_scalar_kind(const char* operation, int kind);
 [[noreturn]] void throw_bad_vector_length(int length);
 [[noreturn]] void throw_bad_matrix_shape(int rows, int cols);

@@ -3,7 +3,8 @@
 #pragma once
 /// @file tack::amr::detail: where each box's values sit in its level buffer (`level_layout`) and
 /// the precomputed lists of copy, interpolation, boundary and averaging segments that the kernels
-/// run over (`level_plan`). Built on the host by src/amr.cpp when a hierarchy is made or regridded.
+/// run over (`level_plan`). Built on the host by src/amr/hierarchy.cpp when a hierarchy is made or
+/// regridded.
 
 #include <tack/amr/level.hpp>
 #include <tack/array/array.hpp>

@@ -3,7 +3,7 @@
 // tack::amr::write_vtk: a VTK overlapping-AMR file (.vthb, XML listing every box of every level)
 // and one .vti piece per box written by tack::dataset::write_vtk.
 
-#include "io/atomic_file.hpp"
+#include "../io/atomic_file.hpp"
 
 #include <tack/amr/vtk.hpp>
 
