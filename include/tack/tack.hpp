@@ -8,6 +8,7 @@
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
 #include <tack/core/kernel_form.hpp>
+#include <tack/core/layout.hpp>
 #include <tack/core/macros.hpp>
 #include <tack/core/precondition.hpp>
 #include <tack/core/slice.hpp>

@@ -491,6 +491,18 @@ private:
 template <class T>
 using mc_array = array<T, 2>;
 
+namespace detail {
+template <class T>
+struct is_tack_array : std::false_type {};
+template <class T, int R, memory_space S>
+struct is_tack_array<array<T, R, S>> : std::true_type {};
+}  // namespace detail
+
+/// Whether `T` is a `tack::array` specialization (cv and reference ignored), not an implicit array.
+/// `static_assert(tack::is_array_v<tack::array<float>> && !tack::is_array_v<float>);`
+template <class T>
+inline constexpr bool is_array_v = detail::is_tack_array<std::remove_cvref_t<T>>::value;
+
 }  // namespace tack
 
 #include <tack/array/detail/array_access.hpp>

@@ -20,11 +20,6 @@
 
 namespace tack {
 namespace detail {
-template <class T>
-struct is_tack_array : std::false_type {};
-template <class T, int R, memory_space S>
-struct is_tack_array<array<T, R, S>> : std::true_type {};
-
 template <class D>
 void require_copy_target(const D& dst, const char* op) {
   if (dst.read_only()) {
@@ -33,10 +28,6 @@ void require_copy_target(const D& dst, const char* op) {
   }
 }
 }  // namespace detail
-
-/// Whether `T` is a `tack::array` specialization.
-template <class T>
-inline constexpr bool is_array_v = detail::is_tack_array<std::remove_cvref_t<T>>::value;
 
 /// Copies the elements of `src` (any layout or device; same element type; same shape) into `dst`.
 /// `tack::copyto(a.rows(2, 4), b);`

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file `tack::shape`, `tack::layout` and `tack::options`: what factories are told.
+/// @file `tack::shape` and `tack::options` (with `tack::layout`, core/layout.hpp): what factories
+/// are told.
 
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
+#include <tack/core/layout.hpp>
 #include <tack/memory/allocator.hpp>
 #include <tack/memory/device.hpp>
 
@@ -98,13 +100,6 @@ std::size_t checked_nbytes(const std::string& op, const std::array<index_t, N>& 
   return row * r;
 }
 }  // namespace detail
-
-/// Storage layout of a vector or matrix array: `aos` interleaves the components of each element;
-/// `soa` keeps one array per component. Scalar arrays are always `aos`.
-enum class layout { aos, soa };
-
-/// `"aos"` or `"soa"`.
-constexpr std::string_view to_string(layout l) noexcept { return l == layout::aos ? "aos" : "soa"; }
 
 /// What factories are told. Every field has a default; use designated initializers:
 /// `tack::zeros<tack::vec3f>(n, {.device = tack::cpu(), .layout = tack::layout::soa});`

@@ -4,9 +4,9 @@
 /// @file `tack::launch([device,] n, kernel, args...)`: array arguments become kernel
 /// views specialized per run-time layout, implicit arrays their kernel form, scalars pass by value.
 
-#include <tack/array/shape.hpp>
 #include <tack/core/error.hpp>
 #include <tack/core/kernel_form.hpp>
+#include <tack/core/layout.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/stream.hpp>
