@@ -8,6 +8,7 @@
 // 1 to 3 threads, sorted, reversed and constant input, vec3f in both layouts, std::string, floats
 // with user comparators, keys of any type; the refusals. (The device merge sort itself is tested
 // on every backend in merge_sort_backend_test.cpp.)
+#include <tack/algorithms/detail/radix_sort.hpp>
 #include <tack/algorithms/reduce.hpp>
 #include <tack/algorithms/sort.hpp>
 #include <tack/array/array.hpp>
@@ -15,6 +16,7 @@
 #include <tack/exec/threads.hpp>
 #include <tack/config.hpp>
 #include <tack/memory/allocator.hpp>
+#include <tack/types/scalar.hpp>
 #include <tack/types/vec.hpp>
 
 #include <gtest/gtest.h>
@@ -25,6 +27,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <typeinfo>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -501,3 +505,109 @@ TEST_F(sort_test, comparator_sort_refusals) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Random bits of `T` from `s`, with the type's extremes, ±0 and (floating point) ±inf, NaNs and
+/// subnormals mixed in, and many duplicates: what the radix sort's key map must order.
+template <class T>
+std::vector<T> radix_input(index_t n, std::uint64_t s) {
+  using U = tack::detail::radix_bits_t<T>;
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const auto r = s >> 11;
+    T x = std::bit_cast<T>(static_cast<U>(r));
+    switch (r % 16) {
+      case 0:
+        x = std::numeric_limits<T>::lowest();
+        break;
+      case 1:
+        x = std::numeric_limits<T>::max();
+        break;
+      case 2:
+        x = T(0);
+        break;
+      case 3:
+        x = static_cast<T>(r % 7);
+        break;  // duplicates
+      default:
+        break;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (r % 16 == 4) x = -T(0);
+      if (r % 16 == 5) x = std::numeric_limits<T>::infinity();
+      if (r % 16 == 6) x = -std::numeric_limits<T>::infinity();
+      if (r % 16 == 7) x = std::numeric_limits<T>::denorm_min();
+      if (r % 16 == 8) x = -std::numeric_limits<T>::quiet_NaN();
+    }
+    v[static_cast<std::size_t>(i)] = x;
+  }
+  return v;
+}
+
+template <class T>
+void expect_radix_sorted(index_t n, int threads) {
+  tack::set_num_threads(threads);
+  const auto v = radix_input<T>(n, std::uint64_t(n) * 31 + sizeof(T));
+  auto a = tack::array_from<T>(v);
+  tack::sort(a);
+  const auto got = a.to_vector();
+  auto want = v;
+  std::sort(want.begin(), want.end(), tack::detail::sort_less{});
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if constexpr (std::is_floating_point_v<T>) {
+      // NaNs last (any of their bits); otherwise equal values (-0 and +0 compare equal).
+      if (want[i] != want[i]) {
+        ASSERT_TRUE(got[i] != got[i]) << "index " << i << " n " << n << " threads " << threads;
+        continue;
+      }
+    }
+    ASSERT_EQ(got[i], want[i]) << "index " << i << " n " << n << " threads " << threads << " "
+                               << typeid(T).name();
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    // The multiset of bit patterns is kept: nothing was converted on the way.
+    auto bits = [](std::vector<T> x) {
+      std::vector<tack::detail::radix_bits_t<T>> b(x.size());
+      std::memcpy(b.data(), x.data(), x.size() * sizeof(T));
+      std::sort(b.begin(), b.end());
+      return b;
+    };
+    EXPECT_EQ(bits(got), bits(v));
+  }
+}
+
+}  // namespace
+
+template <class... Ts, class F>
+void for_each_scalar(tack::type_list<Ts...>, const F& f) {
+  (f.template operator()<Ts>(), ...);
+}
+
+TEST_F(sort_test, radix_sort_of_every_scalar_type_around_its_thresholds) {
+  for_each_scalar(tack::scalar_types{}, [&]<class T>() {
+    if constexpr (!std::is_same_v<T, bool>) {
+      static_assert(tack::detail::radix_sortable_v<T>);
+      for (int threads : {1, 2, 3}) {
+        for (index_t n :
+             {tack::detail::radix_sort_threshold - 1, tack::detail::radix_sort_threshold,
+              4 * tack::detail::radix_sort_threshold * 3 + 1, index_t(300'001)}) {
+          expect_radix_sorted<T>(n, threads);
+        }
+      }
+    }
+  });
+}
+
+TEST_F(sort_test, radix_keys_order_as_the_values_do) {
+  using tack::detail::radix_key;
+  EXPECT_LT(radix_key(-1.0f), radix_key(-0.0f));
+  EXPECT_LT(radix_key(-0.0f), radix_key(0.0f));
+  EXPECT_LT(radix_key(0.0f), radix_key(std::numeric_limits<float>::denorm_min()));
+  EXPECT_LT(radix_key(-std::numeric_limits<double>::infinity()), radix_key(-1e308));
+  EXPECT_LT(radix_key(std::int8_t(-128)), radix_key(std::int8_t(127)));
+  EXPECT_LT(radix_key(std::int64_t(-1)), radix_key(std::int64_t(0)));
+  EXPECT_LT(radix_key(std::uint16_t(1)), radix_key(std::uint16_t(65535)));
+}

@@ -5,10 +5,9 @@
 /// scalars in ascending order, `sort(a, comp)` and `sort_by_key(keys, values, comp)` for any
 /// element type in the order a comparator gives.
 ///
-/// **Scalars, ascending.** NaNs go last, as in NumPy. On the CPU with several threads (OpenMP): one
-/// block per thread sorted with `std::sort`, then rounds of pairwise merges, each merge split into
-/// independent pieces by merge-path co-ranks so that every round, the last included, keeps all
-/// threads busy. `sort` is not stable (equal keys are indistinguishable anyway); `sort_by_key` is
+/// **Scalars, ascending.** NaNs go last, as in NumPy. On the CPU, from 4096 elements, a radix sort
+/// (`detail::radix_sort_host`: one pass per key byte, each pass split over the OpenMP threads);
+/// below that and for `bool`, the parallel comparison sort of the next paragraph. `sort` is not stable (equal keys are indistinguishable anyway); `sort_by_key` is
 /// stable (ties keep the values' order), so its result does not depend on the thread count.
 /// Arrays in device memory are sorted on their GPU (`detail::cuda_sort`, src/cuda/sort.cu): CUB's
 /// radix sort (floating-point keys: NaNs moved to the end first, keeping their bits);
@@ -16,8 +15,9 @@
 /// device. In a build without CUDA they are a `device_error`.
 ///
 /// **Any element type, with a comparator.** Always stable, so the result is the same on every
-/// backend and thread count. Host memory: the same parallel sort with `std::stable_sort` blocks
-/// (AoS elements, `std::string` and other objects included, in place; SoA elements gathered into
+/// backend and thread count. Host memory: one block per thread sorted with `std::stable_sort`,
+/// then rounds of pairwise merges, each split into independent pieces by merge-path co-ranks so
+/// that every round keeps all threads busy (`detail::parallel_sort`; AoS elements, `std::string` and other objects included, in place; SoA elements gathered into
 /// one buffer and scattered back). Device memory: a merge sort written once over
 /// `tack::parallel_for` (algorithms/detail/merge_sort.hpp), run on the CUDA backend, so the
 /// comparator is called in kernels and must be callable on the device (a functor with a
@@ -25,6 +25,7 @@
 /// `sort_by_key` sorts `{key, position}` entries and then moves the values.
 
 #include <tack/algorithms/detail/merge_sort.hpp>
+#include <tack/algorithms/detail/radix_sort.hpp>
 #include <tack/algorithms/reduce.hpp>
 #include <tack/array/array.hpp>
 #include <tack/config.hpp>
@@ -213,6 +214,21 @@ void parallel_sort(T* data, index_t n, const Comp& comp) {
   }
   (void)threads;
   sort_block(data, data + n);
+}
+
+/// Sorts scalars `data[0, n)` (no NaNs) ascending on the host: the radix sort from
+/// `radix_sort_threshold` elements, else (and for `bool`) the comparison sort.
+/// `sort_scalars_on_host(p, n);`
+template <class T>
+void sort_scalars_on_host(T* data, index_t n) {
+  if constexpr (radix_sortable_v<T>) {
+    if (n >= radix_sort_threshold) {
+      const sort_buffer<T> scratch(n);
+      radix_sort_host(data, n, scratch.get());
+      return;
+    }
+  }
+  parallel_sort(data, n, sort_less{});
 }
 
 /// Checks a sort target: writable; in device memory only in a build with CUDA.
@@ -437,9 +453,9 @@ void sort(const array<T, R, S>& a) {
       // strict weak order once there are no NaNs): the NaN-aware comparator costs at every
       // comparison, the pass once (docs/performance-kernels.md).
       T* const numbers_end = std::partition(data, data + a.size(), [](T x) { return x == x; });
-      detail::parallel_sort(data, static_cast<index_t>(numbers_end - data), std::less<T>{});
+      detail::sort_scalars_on_host(data, static_cast<index_t>(numbers_end - data));
     } else {
-      detail::parallel_sort(data, a.size(), detail::sort_less{});
+      detail::sort_scalars_on_host(data, a.size());
     }
     a.bump_version();
   }
