@@ -4,6 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 HOST_DIR := $(BUILD)/host
 CUDA_DIR := $(BUILD)/cuda
+HIP_DIR := $(BUILD)/hip
 NVCC := $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 # Evaluated when a recipe runs (after `deps` has installed ccache), not when make reads this file:
 # decided earlier, a fresh machine's first build would run without the launcher and the next one
@@ -13,11 +14,12 @@ CCACHE = $(shell command -v ccache 2>/dev/null)
 # clone in another folder (CI) still hits the cache of an earlier build.
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
-LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache,)
+LAUNCHER = $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_HIP_COMPILER_LAUNCHER=ccache,)
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?= --output-on-failure -j $(JOBS)
 
-.PHONY: all deps demo test test-host test-cuda test-python test-mpi python test-sanitize bench bench-quick format gpu-check clean
+.PHONY: all deps demo test test-host test-cuda test-hip test-python test-mpi python test-sanitize bench bench-quick format gpu-check clean
 
 all: test
 
@@ -25,12 +27,23 @@ deps:
 	@scripts/install-deps
 
 # configure once; later calls reuse the build directory
+# Every variant names its GPU backend: with AUTO, a machine with hipcc would turn HIP on in the host
+# build (one GPU backend per build).
 $(HOST_DIR)/CMakeCache.txt: | deps
-	cmake -S . -B $(HOST_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF $(LAUNCHER) $(CMAKE_FLAGS)
+	cmake -S . -B $(HOST_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
+	  $(LAUNCHER) $(CMAKE_FLAGS)
 
 $(CUDA_DIR)/CMakeCache.txt: | deps
-	cmake -S . -B $(CUDA_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=ON -DTACK_TESTS_CUDA_ONLY=ON \
-	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF -DCMAKE_CUDA_COMPILER=$(NVCC) $(LAUNCHER) $(CMAKE_FLAGS)
+	cmake -S . -B $(CUDA_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=ON -DTACK_ENABLE_HIP=OFF \
+	  -DTACK_TESTS_GPU_ONLY=ON -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF \
+	  -DCMAKE_CUDA_COMPILER=$(NVCC) $(LAUNCHER) $(CMAKE_FLAGS)
+
+# The HIP variant: hipcc's clang compiles for gfx90a (MI200) unless HIP_ARCH says otherwise.
+HIP_ARCH ?= gfx90a
+$(HIP_DIR)/CMakeCache.txt: | deps
+	cmake -S . -B $(HIP_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=ON \
+	  -DTACK_TESTS_GPU_ONLY=ON -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF \
+	  -DCMAKE_HIP_ARCHITECTURES=$(HIP_ARCH) $(LAUNCHER) $(CMAKE_FLAGS)
 
 ## make demo: configure, build and run examples/tour, then the Python tour (examples/tour.py)
 demo: deps $(HOST_DIR)/CMakeCache.txt python
@@ -39,9 +52,15 @@ demo: deps $(HOST_DIR)/CMakeCache.txt python
 	$(VENV)/bin/python examples/tour.py
 
 ## make test: the host build and every test; the Python package and its tests; then, when nvcc
-## exists, the CUDA variant
-test: test-host test-python test-mpi $(if $(NVCC),test-cuda,)
+## exists, the CUDA variant; then, when hipcc exists (deps installs Debian's), the HIP variant
+test: test-host test-python test-mpi $(if $(NVCC),test-cuda,) test-hip-if-hipcc
 	@echo "make test: all variants passed"
+
+# `deps` installs hipcc, so whether it exists is known only after it ran.
+.PHONY: test-hip-if-hipcc
+test-hip-if-hipcc: deps
+	@if command -v hipcc >/dev/null; then $(MAKE) --no-print-directory test-hip; \
+	else echo "make: hipcc not found: the HIP variant is skipped"; fi
 
 # The Python package: a virtual environment under build/ with the pinned requirements, the package
 # built from the repository root (`pip install .`, scikit-build-core + nanobind, incremental in
@@ -91,6 +110,13 @@ test-cuda: deps $(CUDA_DIR)/CMakeCache.txt
 	cmake --build $(CUDA_DIR) -j $(JOBS)
 	cd $(CUDA_DIR) && ctest $(CTEST_FLAGS)
 
+# The HIP variant: the library, every public header and the typed backend tests compiled by
+# Debian's hipcc (clang 15) for $(HIP_ARCH), and an outside project with a HIP source
+# (tests/find_package). Tests that need an AMD GPU skip with a reason where none is present.
+test-hip: deps $(HIP_DIR)/CMakeCache.txt
+	cmake --build $(HIP_DIR) -j $(JOBS)
+	cd $(HIP_DIR) && ctest $(CTEST_FLAGS)
+
 ## make test-sanitize: ASan+UBSan over the whole suite (g++), the DLPack import fuzzer for 60 s
 ## (clang's libFuzzer under ASan+UBSan), then TSan over every test with real
 ## OpenMP threads: clang with LLVM's OpenMP and its Archer tool, which tells TSan about OpenMP's
@@ -98,7 +124,8 @@ test-cuda: deps $(CUDA_DIR)/CMakeCache.txt
 ARCHER = $(firstword $(wildcard /usr/lib/llvm-*/lib/libarcher.so))
 test-sanitize: deps
 	TACK_DEPS_EXTRA="clang libomp-dev libclang-rt-14-dev" scripts/install-deps
-	cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_BENCHMARKS=OFF $(LAUNCHER) \
+	cmake -S . -B $(BUILD)/asan -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
+	  -DTACK_ENABLE_BENCHMARKS=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	cmake --build $(BUILD)/asan -j $(JOBS)
 	cd $(BUILD)/asan && ASAN_OPTIONS=detect_leaks=1 ctest $(CTEST_FLAGS) -LE 'find_package|^mpi$$'
@@ -119,14 +146,14 @@ test-sanitize: deps
 	  LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
 	  TACK_DATASET_SAMPLES_EXE=$(CURDIR)/$(HOST_DIR)/tests/dataset/dataset_write_samples \
 	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests/python --deselect tests/python/test_mpi.py
-	cmake -S . -B $(BUILD)/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF \
+	cmake -S . -B $(BUILD)/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	cmake --build $(BUILD)/fuzz --target dlpack_import_fuzz -j $(JOBS)
 	$(BUILD)/fuzz/tests/fuzz/dlpack_import_fuzz -max_total_time=60 -print_final_stats=1
 	cmake --build $(BUILD)/fuzz --target vtk_read_fuzz -j $(JOBS)
 	$(BUILD)/fuzz/tests/fuzz/vtk_read_fuzz -max_total_time=60 -print_final_stats=1
-	cmake -S . -B $(BUILD)/tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF \
+	cmake -S . -B $(BUILD)/tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer"
 	cmake --build $(BUILD)/tsan -j $(JOBS)
@@ -149,10 +176,10 @@ bench bench-quick: deps $(if $(BENCH_REUSE_PYTHON),,python)
 	  || echo "make: peer packages missing ($(BENCH_DEB)); the report names the rows they skip"
 	@for p in $(BENCH_PYPI); do $(VENV)/bin/python -m pip install -q --disable-pip-version-check $$p \
 	  || echo "make: $$p could not be installed; the report names the rows it skips"; done
-	cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF \
+	cmake -S . -B $(BENCH_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
 	  -DTACK_ENABLE_TESTS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(BENCH_DIR) -j $(JOBS)
-	cmake -S . -B $(BENCH_DIR)-native -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF \
+	cmake -S . -B $(BENCH_DIR)-native -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
 	  -DTACK_ENABLE_TESTS=OFF -DTACK_ENABLE_EXAMPLES=OFF -DTACK_BENCH_MARCH=native $(LAUNCHER) $(CMAKE_FLAGS)
 	cmake --build $(BENCH_DIR)-native --target bench_arrays_implicit -j $(JOBS)
 	$(VENV)/bin/python benchmarks/run.py --build $(BENCH_DIR) $(if $(filter bench-quick,$@),--quick,)

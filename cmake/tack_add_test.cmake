@@ -22,12 +22,14 @@ function(tack_host_test_options target)
 endfunction()
 
 # tack_add_test(<name> SOURCES <files...> [BACKENDS] [LABELS <labels...>] [LIBS <libs...>])
-#   BACKENDS marks a typed test over the serial/openmp/cuda backends: in a CUDA build its sources are
-#   compiled by nvcc (so code that would not compile for the GPU fails the build) and it is labelled
-#   `cuda`. A build with TACK_TESTS_CUDA_ONLY adds only these tests.
+#   BACKENDS marks a typed test over the serial/openmp/GPU backends: in a CUDA build its sources are
+#   compiled by nvcc and it is labelled `cuda`, in a HIP build by hipcc (for
+#   CMAKE_HIP_ARCHITECTURES) and labelled `hip`, so code that would not compile for the GPU fails
+#   the build. A build with
+#   TACK_TESTS_GPU_ONLY adds only these tests.
 function(tack_add_test name)
   cmake_parse_arguments(arg "BACKENDS" "" "SOURCES;LABELS;LIBS" ${ARGN})
-  if(TACK_TESTS_CUDA_ONLY AND NOT arg_BACKENDS)
+  if(TACK_TESTS_GPU_ONLY AND NOT arg_BACKENDS)
     return()
   endif()
   add_executable(${name} ${arg_SOURCES})
@@ -47,6 +49,10 @@ function(tack_add_test name)
       target_compile_options(${name} PRIVATE
         $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra --extended-lambda --expt-relaxed-constexpr>)
       list(APPEND labels cuda)
+    elseif(TACK_HAS_HIP)
+      set_source_files_properties(${arg_SOURCES} PROPERTIES LANGUAGE HIP)
+      target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:HIP>:${tack_test_warnings}>)
+      list(APPEND labels hip)
     endif()
   endif()
   add_test(NAME ${name} COMMAND ${name})
@@ -74,7 +80,8 @@ endfunction()
 # tack_add_tests_in_directory(<area>)
 #   Adds every test of the calling directory by file name, so that adding a test adds no CMake line:
 #     <name>_test.cpp           a host test (GoogleTest)
-#     <name>_backend_test.cpp   a typed test over every backend (compiled by nvcc in CUDA builds)
+#     <name>_backend_test.cpp   a typed test over every backend (compiled by nvcc in CUDA builds,
+#                               by hipcc in HIP builds)
 #     <name>_tsan_test.cpp      a host test that also runs under ThreadSanitizer (`make test-sanitize`)
 #   Each test is labelled with <area>.
 function(tack_add_tests_in_directory area)

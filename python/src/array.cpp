@@ -5,6 +5,8 @@
 
 #include "common.hpp"
 
+#include <tack/detail/gpu_runtime.hpp>
+
 #include <nanobind/ndarray.h>
 
 #include <cmath>
@@ -175,14 +177,14 @@ tack::device parse_device(nb::handle device, const char* op) {
     auto d = tack::device::parse(nb::cast<std::string>(device));
     if (!tack::is_available(d)) {
       raise(device_error_type, std::string(op) + ": device " + d.str() +
-                                   " is not available in this process (tack was built " +
-                                   (TACK_HAS_CUDA ? "with" : "without") + " CUDA)");
+                                   " is not available in this process" +
+                                   tack::detail::gpu_unavailable_reason(d));
     }
     return d;
   }
   throw nb::type_error((std::string(op) +
-                        ": device must be a string such as \"cpu\" or "
-                        "\"cuda:0\", not " +
+                        ": device must be a string such as \"cpu\", \"cuda:0\" or "
+                        "\"hip:0\", not " +
                         nb::cast<std::string>(nb::repr(device)))
                            .c_str());
 }
@@ -667,7 +669,7 @@ void bind_array(nb::module_& m) {
           "The shape with the component axes appended (`(n, 3)` for vec3).")
       .def_prop_ro(
           "device", [](const py_array& a) { return a.device().str(); },
-          "Where the memory is: `'cpu'` or `'cuda:N'`.")
+          "Where the memory is: `'cpu'`, `'cuda:N'` or `'hip:N'`.")
       .def_prop_ro(
           "layout", [](const py_array& a) { return layout_name(a.layout); },
           "`'aos'` (interleaved, and every scalar array) or `'soa'`.")

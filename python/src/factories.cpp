@@ -368,7 +368,7 @@ nb::object inplace_binary(nb::handle self, nb::handle other, int op) {
 void bind_factories(nb::module_& m) {
   auto shape_doc =
       " `shape`: an int or a tuple of ints; `dtype`: a tack dtype (default tack.f32); "
-      "`device`: \"cpu\" or \"cuda:N\" (default: the default device); `layout`: "
+      "`device`: \"cpu\", \"cuda:N\" or \"hip:N\" (default: the default device); `layout`: "
       "\"aos\" or \"soa\" (vector and matrix dtypes).";
   struct kind {
     const char* name;
@@ -502,7 +502,8 @@ void bind_factories(nb::module_& m) {
       "set_default_device",
       [](nb::handle d) { tack::set_default_device(parse_device(d, "tack.set_default_device")); },
       "device"_a, nb::sig("def set_default_device(device: str) -> None"),
-      "Sets the device new arrays go to: \"cpu\" or, in CUDA builds, \"cuda:N\".");
+      "Sets the device new arrays go to: \"cpu\" or, in CUDA builds, \"cuda:N\", in HIP "
+      "builds, \"hip:N\".");
   m.def("default_device", []() { return tack::default_device().str(); });
   m.def(
       "is_available",

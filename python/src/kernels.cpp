@@ -10,7 +10,7 @@
 
 #include "common.hpp"
 
-#include <tack/detail/cuda_runtime.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 #include <tack/pykernel/abi.hpp>
 
 #include <nanobind/stl/string.h>
@@ -82,8 +82,8 @@ void fill_array(tack_pk_slot& slot, const py_array& a, const variant& v, std::si
   const bool write = v.written[s];
   if (a.device() != v.device) {
     raise(device_error_type, "tack.launch: " + v.label + " runs on " + v.device.str() + ", and " +
-                                 v.names[s] + " is " + a.describe() + " (copy it with a.to_device('" +
-                                 v.device.str() + "'))");
+                                 v.names[s] + " is " + a.describe() +
+                                 " (copy it with a.to_device('" + v.device.str() + "'))");
   }
   if (a.is_soa()) {
     for (std::size_t c = 0; c < a.comps.size(); ++c) {
@@ -146,7 +146,7 @@ void fill_slots(launch_slots& out, const variant& v, nb::handle values, nb::hand
 /// Runs `v` over `dims` on its GPU, on the thread's current stream of that device.
 void run_on_cuda(const variant& v, const std::vector<std::int64_t>& dims, const launch_slots& ls) {
   const int id = v.device.id();
-  void* stream = reinterpret_cast<void*>(tack::detail::current_cuda_stream(id));
+  void* stream = reinterpret_cast<void*>(tack::detail::current_gpu_stream(id));
   tack_pk_error error{};
   if (v.run_cuda(ls.slots.data(), dims.data(), id, stream, debug_mode ? 1 : 0, &error) != 0) {
     report("tack.launch", v.label, error);
@@ -223,7 +223,8 @@ bool simple_signature(int ndims, nb::handle args, std::string& key) {
       key.push_back(static_cast<char>(p->ndim));
       key.push_back(p->is_soa() ? 's' : 'a');
       const tack::device dev = p->device();
-      key.push_back(dev.is_cuda() ? 'c' : 'h');
+      // A HIP array never matches a variant: kernels written in Python run on the CPU and CUDA.
+      key.push_back(dev.is_cuda() ? 'c' : dev.is_hip() ? 'g' : 'h');
       key.push_back(static_cast<char>(dev.id()));
     }
   }
@@ -338,6 +339,12 @@ void bind_kernels(nb::module_& m) {
              std::vector<std::string> names, std::string label, int ndims, nb::handle device,
              std::uintptr_t run_cuda) {
             const tack::device d = parse_device(device, "tack.launch");
+            if (d.is_hip()) {
+              throw tack::device_error(
+                  "tack.launch: kernels written in Python run on the CPU and "
+                  "on CUDA GPUs, not on " +
+                  d.str() + " (HIP)");
+            }
             if (d.is_cuda() == (run_cuda == 0)) {
               throw nb::value_error("tack.launch: a variant for a GPU has a CUDA entry point");
             }

@@ -7,7 +7,7 @@
 
 #include <tack/config.hpp>
 #include <tack/core/error.hpp>
-#include <tack/detail/cuda_runtime.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 #include <tack/memory/device.hpp>
 
 #include <cstddef>
@@ -24,12 +24,17 @@ namespace {
 std::pair<tack::device, bool> dlpack_import_device(const dlpack::DLTensor& t,
                                                    const std::string& op) {
   const std::int32_t type = t.device.device_type;
-  if (type == dlpack::kDLCPU || type == dlpack::kDLCUDAHost) return {cpu(), true};
-  if (type == dlpack::kDLCUDA || type == dlpack::kDLCUDAManaged) {
-    const tack::device d = cuda(t.device.device_id);
-    if (!TACK_HAS_CUDA) {
-      throw device_error(op + ": " + dlpack_describe(t) + " is CUDA memory, and this tack was " +
-                         "built without CUDA (TACK_HAS_CUDA is 0); copy it to the CPU first");
+  if (type == dlpack::kDLCPU || type == dlpack::kDLCUDAHost || type == dlpack::kDLROCMHost) {
+    return {cpu(), true};
+  }
+  const bool cuda_memory = type == dlpack::kDLCUDA || type == dlpack::kDLCUDAManaged;
+  if (cuda_memory || type == dlpack::kDLROCM) {
+    const tack::device d = cuda_memory ? cuda(t.device.device_id) : hip(t.device.device_id);
+    if (d.kind() != gpu_device_kind) {
+      throw device_error(op + ": " + dlpack_describe(t) + " is " + (cuda_memory ? "CUDA" : "ROCm") +
+                         " memory, and this tack was built without " +
+                         (cuda_memory ? "CUDA (TACK_HAS_CUDA is 0)" : "HIP (TACK_HAS_HIP is 0)") +
+                         "; copy it to the CPU first");
     }
     if (!is_available(d)) {
       throw device_error(op + ": " + dlpack_describe(t) + " is on " + d.str() +
@@ -38,7 +43,8 @@ std::pair<tack::device, bool> dlpack_import_device(const dlpack::DLTensor& t,
     return {d, type == dlpack::kDLCUDAManaged};
   }
   throw device_error(op + ": " + dlpack_describe(t) +
-                     ": tack reads kDLCPU, kDLCUDAHost, kDLCUDA and kDLCUDAManaged memory only");
+                     ": tack reads kDLCPU, kDLCUDAHost, kDLCUDA, kDLCUDAManaged, kDLROCM and "
+                     "kDLROCMHost memory only");
 }
 
 template <class M>
@@ -113,6 +119,10 @@ std::string dlpack_device_type_string(std::int32_t type) {
       return "kDLCUDAHost";
     case dlpack::kDLCUDAManaged:
       return "kDLCUDAManaged";
+    case dlpack::kDLROCM:
+      return "kDLROCM";
+    case dlpack::kDLROCMHost:
+      return "kDLROCMHost";
     default:
       return "device type " + std::to_string(type);
   }
@@ -213,22 +223,28 @@ dlpack_import_plan dlpack_check(const dlpack::DLTensor& dl, bool read_only, dlpa
 void dlpack_hand_over(const dlpack::DLDevice& dev, std::optional<std::intptr_t> stream,
                       const char* op) {
   const bool cuda = dev.device_type == dlpack::kDLCUDA || dev.device_type == dlpack::kDLCUDAManaged;
-  if (!cuda) {
+  const bool rocm = dev.device_type == dlpack::kDLROCM;
+  if (!cuda && !rocm) {
     if (stream && dev.device_type == dlpack::kDLCPU) {
       throw value_error(std::string(op) + ": stream " + std::to_string(*stream) +
                         " was given for host memory (kDLCPU), which has no streams; pass none");
     }
     return;
   }
-  const std::intptr_t s = stream.value_or(1);
+  const std::intptr_t s = stream.value_or(cuda ? 1 : 0);
   if (s == -1) return;
-  if (s == 0 || s < -1) {
+  if (cuda && (s == 0 || s < -1)) {
     throw value_error(std::string(op) + ": stream " + std::to_string(s) +
                       " is not a CUDA stream of the DLPack protocol; pass 1 (the legacy default "
                       "stream), 2 (the per-thread default stream), a cudaStream_t, or -1 (no "
                       "synchronization)");
   }
-  cuda_stream_wait_for_device(dev.device_id, s);
+  if (rocm && (s == 1 || s == 2 || s < -1)) {
+    throw value_error(std::string(op) + ": stream " + std::to_string(s) +
+                      " is not a ROCm stream of the DLPack protocol; pass 0 (the default "
+                      "stream), a hipStream_t, or -1 (no synchronization)");
+  }
+  gpu_stream_wait_for_device(dev.device_id, s);
 }
 
 }  // namespace detail

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #include <tack/core/error.hpp>
-#include <tack/detail/cuda_runtime.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 #include <tack/memory/allocator.hpp>
 
 #include <algorithm>
@@ -234,44 +234,48 @@ private:
   host_block_cache cache_;
 };
 
-class cuda_allocator final : public allocator {
+// Memory of the build's GPU backend (CUDA or HIP): device memory from the device's stream-ordered
+// pool, managed memory, pinned host memory.
+class gpu_allocator final : public allocator {
 public:
-  cuda_allocator(memory_space s, int id) : space_(s), id_(id) {}
+  gpu_allocator(memory_space s, int id) : space_(s), id_(id) {}
   void* allocate(std::size_t bytes) override {
     if (bytes == 0) return nullptr;
     switch (space_) {
       case memory_space::device:
-        return detail::cuda_malloc_device(bytes, id_);
+        return detail::gpu_malloc_device(bytes, id_);
       case memory_space::unified:
-        return detail::cuda_malloc_unified(bytes, id_);
+        return detail::gpu_malloc_unified(bytes, id_);
       default:
-        return detail::cuda_malloc_pinned(bytes);
+        return detail::gpu_malloc_pinned(bytes);
     }
   }
   void deallocate(void* p, std::size_t) noexcept override {
     if (!p) return;
     switch (space_) {
       case memory_space::device:
-        detail::cuda_free_device(p, id_);
+        detail::gpu_free_device(p, id_);
         break;
       case memory_space::unified:
-        detail::cuda_free_unified(p, id_);
+        detail::gpu_free_unified(p, id_);
         break;
       default:
-        detail::cuda_free_pinned(p);
+        detail::gpu_free_pinned(p);
         break;
     }
   }
   memory_space space() const noexcept override { return space_; }
   tack::device device() const noexcept override {
-    return space_ == memory_space::pinned ? cpu() : cuda(id_);
+    return space_ == memory_space::pinned ? cpu() : device_of(id_);
   }
   std::string name() const override {
-    return space_ == memory_space::pinned ? std::string("pinned")
-                                          : cuda(id_).str() + " " + std::string(to_string(space_));
+    return space_ == memory_space::pinned
+               ? std::string("pinned")
+               : device_of(id_).str() + " " + std::string(to_string(space_));
   }
 
 private:
+  static tack::device device_of(int id) { return tack::device(detail::gpu_device_kind, id); }
   memory_space space_;
   int id_;
 };
@@ -340,7 +344,7 @@ private:
 struct registry {
   std::mutex mutex;
   std::vector<std::shared_ptr<allocator>> allocators;
-  std::map<std::pair<int, int>, allocator_id> defaults;  // (space, cuda ordinal) -> id
+  std::map<std::pair<int, int>, allocator_id> defaults;  // (space, GPU ordinal) -> id
 
   registry() {
     allocators.push_back(std::make_shared<host_allocator>());
@@ -377,20 +381,20 @@ allocator_id get_allocator(memory_space space, device d) {
   if (space == memory_space::dynamic)
     space = d.is_cpu() ? memory_space::host : memory_space::device;
   if (space == memory_space::host) return 0;
-  if ((space == memory_space::device || space == memory_space::unified) && d.is_cpu()) {
-    d = cuda(0);  // device memory "on the CPU" means the first GPU, as Axom's Device space does
-  }
-  if (!is_available(d.is_cuda() ? d : cuda(0))) {
+  // Device memory "on the CPU" means the first GPU of the build's GPU backend, as Axom's Device
+  // space does; pinned memory belongs to no device but needs the GPU runtime all the same. (A
+  // build without a GPU backend names cuda:0 in its message.)
+  const device gpu = d.is_gpu() ? d : detail::first_gpu();
+  if (!is_available(gpu)) {
     throw device_error("tack::get_allocator: " + std::string(to_string(space)) + " memory on " +
-                       (d.is_cuda() ? d.str() : std::string("cuda:0")) + " is not available" +
-                       (TACK_HAS_CUDA ? "" : " (tack was built without CUDA)"));
+                       gpu.str() + " is not available" + detail::gpu_unavailable_reason(gpu));
   }
-  const int ordinal = space == memory_space::pinned ? 0 : d.id();
+  const int ordinal = space == memory_space::pinned ? 0 : gpu.id();
   auto& r = registry::get();
   std::lock_guard lock(r.mutex);
   auto key = std::pair{static_cast<int>(space), ordinal};
   if (auto it = r.defaults.find(key); it != r.defaults.end()) return it->second;
-  r.allocators.push_back(std::make_shared<cuda_allocator>(space, ordinal));
+  r.allocators.push_back(std::make_shared<gpu_allocator>(space, ordinal));
   auto id = static_cast<allocator_id>(r.allocators.size() - 1);
   r.defaults[key] = id;
   return id;
@@ -432,33 +436,32 @@ std::size_t pool_cached_bytes(allocator_id pool) {
 }
 
 namespace {
-// The CUDA ordinal of a device whose pool an operation names.
+// The GPU ordinal of a device whose pool an operation names.
 int pool_device(device d, const char* op) {
-  if (!d.is_cuda()) {
+  if (!d.is_gpu()) {
     throw value_error(std::string("tack::") + op + ": " + d.str() +
-                      " has no device memory pool; name a GPU (tack::cuda(id))");
+                      " has no device memory pool; name a GPU (tack::cuda(id) or tack::hip(id))");
   }
   if (!is_available(d)) {
-    throw device_error(std::string("tack::") + op + ": " + d.str() + " is not available (" +
-                       std::to_string(detail::cuda_device_count()) + " CUDA devices found" +
-                       (TACK_HAS_CUDA ? "" : "; tack was built without CUDA") + ")");
+    throw device_error(std::string("tack::") + op + ": " + d.str() + " is not available" +
+                       detail::gpu_unavailable_reason(d));
   }
   return d.id();
 }
 }  // namespace
 
 void set_device_pool_release_threshold(device d, std::size_t bytes) {
-  detail::cuda_set_pool_release_threshold(pool_device(d, "set_device_pool_release_threshold"),
-                                          bytes);
+  detail::gpu_set_pool_release_threshold(pool_device(d, "set_device_pool_release_threshold"),
+                                         bytes);
 }
 std::size_t device_pool_reserved_bytes(device d) {
-  return detail::cuda_pool_reserved_bytes(pool_device(d, "device_pool_reserved_bytes"));
+  return detail::gpu_pool_reserved_bytes(pool_device(d, "device_pool_reserved_bytes"));
 }
 std::size_t device_pool_used_bytes(device d) {
-  return detail::cuda_pool_used_bytes(pool_device(d, "device_pool_used_bytes"));
+  return detail::gpu_pool_used_bytes(pool_device(d, "device_pool_used_bytes"));
 }
 void trim_device_pool(device d, std::size_t keep_bytes) {
-  detail::cuda_trim_pool(pool_device(d, "trim_device_pool"), keep_bytes);
+  detail::gpu_trim_pool(pool_device(d, "trim_device_pool"), keep_bytes);
 }
 
 }  // namespace tack

@@ -3,7 +3,7 @@
 // The one device-aware copy, and the host copy/fill loops behind copy(), fill() and copyto().
 #include <tack/config.hpp>  // TACK_HAS_OPENMP: without it the copies and fills never use threads
 #include <tack/core/error.hpp>
-#include <tack/detail/cuda_runtime.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 #include <tack/memory/copy.hpp>
 
 #include <algorithm>
@@ -243,7 +243,7 @@ void copy_bytes(void* dst, bool dst_host, const void* src, bool src_host, std::s
       return;
     }
     if (!dst_host && !src_host) {
-      cuda_memmove(dst, src, bytes);  // through device scratch, on the device
+      gpu_memmove(dst, src, bytes);  // through device scratch, on the device
       return;
     }
     std::vector<char> staging(bytes);
@@ -255,10 +255,10 @@ void copy_bytes(void* dst, bool dst_host, const void* src, bool src_host, std::s
     host_copy(dst, src, bytes);
     return;
   }
-  const auto kind = dst_host   ? cuda_copy_kind::device_to_host
-                    : src_host ? cuda_copy_kind::host_to_device
-                               : cuda_copy_kind::device_to_device;
-  cuda_memcpy(dst, src, bytes, kind);
+  const auto kind = dst_host   ? gpu_copy_kind::device_to_host
+                    : src_host ? gpu_copy_kind::host_to_device
+                               : gpu_copy_kind::device_to_device;
+  gpu_memcpy(dst, src, bytes, kind);
 }
 
 void move_bytes(void* dst, const void* src, std::size_t bytes, bool host) {
@@ -268,12 +268,12 @@ void move_bytes(void* dst, const void* src, std::size_t bytes, bool host) {
     return;
   }
   // Device memory: overlapping device-to-device copies are undefined, so through device scratch.
-  cuda_memmove(dst, src, bytes);
+  gpu_memmove(dst, src, bytes);
 }
 
 void device_fill(void* dst, const void* value, std::size_t size, std::size_t count) {
   if (count == 0) return;
-  cuda_fill(dst, value, size, count);
+  gpu_fill(dst, value, size, count);
 }
 
 namespace {
@@ -281,8 +281,8 @@ namespace {
 // Device scratch for one staged copy, released on every path.
 class device_scratch {
 public:
-  device_scratch(std::size_t bytes, int id) : p_(cuda_malloc_device(bytes, id)), id_(id) {}
-  ~device_scratch() { cuda_free_device(p_, id_); }
+  device_scratch(std::size_t bytes, int id) : p_(gpu_malloc_device(bytes, id)), id_(id) {}
+  ~device_scratch() { gpu_free_device(p_, id_); }
   device_scratch(const device_scratch&) = delete;
   device_scratch& operator=(const device_scratch&) = delete;
   char* get() const noexcept { return static_cast<char*>(p_); }
@@ -350,7 +350,7 @@ void copy_components(const component_span& dst, const component_span& src, std::
         "run in the array templates' element loops");
   }
   if (!dst.host && !src.host && dst.device_id == src.device_id) {
-    cuda_copy_components(dst, src, n);
+    gpu_copy_components(dst, src, n);
     return;
   }
   if (!dst.host) {
@@ -368,7 +368,7 @@ void copy_components(const component_span& dst, const component_span& src, std::
     staged.base = bases.data();
     staged.host = false;
     staged.device_id = dst.device_id;
-    cuda_copy_components(dst, staged, n);
+    gpu_copy_components(dst, staged, n);
     return;
   }
   // Convert on the device into the destination's layout, then download its bytes. The ranges are
@@ -380,7 +380,7 @@ void copy_components(const component_span& dst, const component_span& src, std::
   staged.base = bases.data();
   staged.host = false;
   staged.device_id = src.device_id;
-  cuda_copy_components(staged, src, n);
+  gpu_copy_components(staged, src, n);
   for (std::size_t k = 0; k < r.first.size(); ++k) {
     copy_bytes(reinterpret_cast<void*>(r.first[k]), true, packed.get() + r.offset[k], false,
                r.size[k]);

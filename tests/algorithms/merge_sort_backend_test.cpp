@@ -7,8 +7,9 @@
 // constant input, vec3f in lexicographic order in both layouts, a row view, floats by a user
 // comparator; merge_sort_by_key with vector keys and values of both layouts; the public tack::sort
 // with a TACK_LAMBDA comparator on the backend's device. The OpenMP cases run on 3 threads; the
-// cuda cases need a GPU and skip without one. Compiled by nvcc in CUDA builds, so the comparators
-// are functors with TACK_HOST_DEVICE call operators, or a TACK_LAMBDA in a free function.
+// GPU cases (cuda, hip) need a GPU and skip without one. Compiled by nvcc (hipcc) in CUDA (HIP)
+// builds, so the comparators are functors with TACK_HOST_DEVICE call operators, or a TACK_LAMBDA
+// in a free function.
 
 #include <tack/algorithms/detail/merge_sort.hpp>
 #include <tack/algorithms/sort.hpp>

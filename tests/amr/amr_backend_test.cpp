@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// tack::amr's kernels on every backend the build has (serial, OpenMP, CUDA; nvcc compiles this
-// file in CUDA builds): ghost cells and average_down of a vec3d SoA field and a float field give
-// the serial CPU results (bit for bit on the CPU backends, to rounding on CUDA).
+// tack::amr's kernels on every backend the build has (serial, OpenMP, CUDA or HIP; nvcc or hipcc
+// compiles this file in GPU builds): ghost cells and average_down of a vec3d SoA field and a float
+// field give the serial CPU results (bit for bit on the CPU backends, to rounding on a GPU).
 
 #include <tack/amr/all.hpp>
 #include <tack/exec/threads.hpp>
@@ -64,7 +64,7 @@ TYPED_TEST_SUITE(amr_backend_test, tack::test::backends, tack::test::backend_nam
 
 template <class B, class T>
 void compare(tack::layout layout) {
-  const bool cuda = std::is_same_v<B, tack::cuda_backend>;
+  const bool gpu = tack::test::on_gpu<B>;
   const int threads = std::is_same_v<B, tack::serial_backend> ? 1 : 2;
   const auto want = run<T>(tack::cpu(), 1, layout);
   const auto got = run<T>(tack::test::device_of<B>(), threads, layout);
@@ -75,7 +75,7 @@ void compare(tack::layout layout) {
       for (int k = 0; k < tack::components_v<T>; ++k) {
         const double a = amr::detail::component(got[l][i], k),
                      b = amr::detail::component(want[l][i], k);
-        if (cuda) {
+        if (gpu) {
           ASSERT_NEAR(a, b, 1e-5 * (1 + std::abs(b))) << "level " << l << " element " << i;
         } else {
           ASSERT_EQ(a, b) << "level " << l << " element " << i;

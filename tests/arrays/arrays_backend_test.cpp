@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Implicit arrays inside kernels on every backend the build has (serial, OpenMP, CUDA): each
+// Implicit arrays inside kernels on every backend the build has (serial, OpenMP, CUDA or HIP): each
 // composition evaluated by parallel_for equals the same composition read in a host loop (random
 // arrays bit for bit, so the values are the same on every device and thread count), and stores
-// through writable compositions land in the storage. Compiled by nvcc in CUDA builds: kernels are
-// functors (or typed TACK_LAMBDAs in free functions), so every composition's operator[] must be
-// callable on the device.
+// through writable compositions land in the storage. Compiled by nvcc (hipcc) in GPU builds:
+// kernels are functors (or typed TACK_LAMBDAs in free functions), so every composition's
+// operator[] must be callable on the device.
 
 #include <tack/arrays/all.hpp>
+#include <tack/exec/backend/gpu/api.hpp>
 #include <tack/exec/ops.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/parallel_reduce.hpp>
@@ -30,24 +31,29 @@
 
 namespace {
 
+#if TACK_IMPL_GPU_KERNELS
+namespace api = tack::backend::gpu::api;
+#endif
 using tack::index_t;
 using tack::vec3f;
 namespace ta = tack::arrays;
 
-// Memory for a backend's kernels with a host mirror: device memory (cudaMalloc; managed memory
-// is not host-accessible on every GPU machine) for CUDA, the mirror itself for the CPU. `view()`
-// is what kernels index, `host_view()` what host loops read; upload() and download() copy between
-// them. The CUDA runtime is called directly (this file is compiled by nvcc in CUDA builds).
+// Memory for a backend's kernels with a host mirror: device memory (cudaMalloc / hipMalloc;
+// managed memory is not host-accessible on every GPU machine) for a GPU backend, the mirror itself
+// for the CPU. `view()` is what kernels index, `host_view()` what host loops read; upload() and
+// download() copy between them. The GPU runtime is called directly, through tack's name layer
+// (this file is compiled by nvcc in CUDA builds, by hipcc in HIP builds).
 template <class Backend, class T>
 class mirrored_buffer {
-  static constexpr bool on_gpu = std::is_same_v<Backend, tack::cuda_backend>;
+  static constexpr bool on_gpu = tack::test::on_gpu<Backend>;
 
 public:
   explicit mirrored_buffer(index_t n) : host_(static_cast<std::size_t>(n > 0 ? n : 1)), n_(n) {
     if constexpr (on_gpu) {
-#if TACK_HAS_CUDA && defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
       void* p = nullptr;
-      if (cudaMalloc(&p, bytes()) != cudaSuccess) throw std::runtime_error("cudaMalloc failed");
+      if (api::malloc(&p, bytes()) != api::success)
+        throw std::runtime_error("device malloc failed");
       device_ = static_cast<T*>(p);
 #endif
     } else {
@@ -56,8 +62,8 @@ public:
     upload();
   }
   ~mirrored_buffer() {
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-    if constexpr (on_gpu) cudaFree(device_);
+#if TACK_IMPL_GPU_KERNELS
+    if constexpr (on_gpu) (void)api::free(device_);
 #endif
   }
   mirrored_buffer(const mirrored_buffer&) = delete;
@@ -66,18 +72,18 @@ public:
   tack::view<T> host_view() { return tack::view<T>(host_.data(), n_); }
   T& operator[](index_t i) { return host_[static_cast<std::size_t>(i)]; }
   void upload() {
-#if TACK_HAS_CUDA && defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
     if constexpr (on_gpu) {
-      if (cudaMemcpy(device_, host_.data(), bytes(), cudaMemcpyHostToDevice) != cudaSuccess)
-        throw std::runtime_error("cudaMemcpy to the device failed");
+      if (api::memcpy(device_, host_.data(), bytes(), api::host_to_device) != api::success)
+        throw std::runtime_error("copy to the device failed");
     }
 #endif
   }
   void download() {
-#if TACK_HAS_CUDA && defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
     if constexpr (on_gpu) {
-      if (cudaMemcpy(host_.data(), device_, bytes(), cudaMemcpyDeviceToHost) != cudaSuccess)
-        throw std::runtime_error("cudaMemcpy to the host failed");
+      if (api::memcpy(host_.data(), device_, bytes(), api::device_to_host) != api::success)
+        throw std::runtime_error("copy to the host failed");
     }
 #endif
   }
@@ -263,7 +269,7 @@ void check_rearranging_and_expressions(index_t n) {
       "abs", [](auto va) { return tack::abs(va); }, 0, a);
   compare<Backend>(
       "sqrt", [](auto vb) { return tack::sqrt(vb); }, 0, b);  // correctly rounded
-  // libm and CUDA's math library may differ in the last bits.
+  // libm and the GPU's math library may differ in the last bits.
   compare<Backend>(
       "exp + log", [](auto vb) { return tack::exp(vb / 10.0f) + tack::log(vb); }, 1e-5, b);
   compare<Backend>(

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // Implicit arrays of rank 2 and 3 inside kernels on every backend the build has (compiled by nvcc
-// in CUDA builds): a(i, j, k) and a[vec] read what the flat a[k] reads, for uniform_coordinates,
-// cartesian_product and function over a shape.
+// in CUDA builds, hipcc in HIP builds): a(i, j, k) and a[vec] read what the flat a[k] reads, for
+// uniform_coordinates, cartesian_product and function over a shape.
 #include <tack/array/factories.hpp>
 #include <tack/arrays/all.hpp>
 #include <tack/exec/launch.hpp>

@@ -4,13 +4,14 @@
 // checks, a fixture restoring the thread count, the backend list and memory for typed backend
 // tests, and a fake device allocator for builds without a GPU. Tests include it as
 // "common/tack_test.hpp" (tack_add_test adds tests/ to the include path). *_backend_test files are
-// compiled by nvcc in CUDA builds, so everything here must compile under nvcc too.
+// compiled by nvcc in CUDA builds and by hipcc in HIP builds, so everything here must compile under
+// both too.
 #pragma once
 
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
-#include <tack/detail/cuda_runtime.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/threads.hpp>
 #include <tack/memory/allocator.hpp>
@@ -71,7 +72,7 @@ private:
 };
 
 /// The backends this translation unit can run kernels on: serial always, OpenMP when the build has
-/// it, CUDA when nvcc compiles the file.
+/// it, CUDA when nvcc compiles the file in a CUDA build, HIP when hipcc compiles it in a HIP build.
 /// `TYPED_TEST_SUITE(my_backend_test, tack::test::backends, tack::test::backend_names);`
 using backends = ::testing::Types<tack::serial_backend
 #if TACK_HAS_OPENMP
@@ -81,11 +82,15 @@ using backends = ::testing::Types<tack::serial_backend
 #if TACK_HAS_CUDA && defined(__CUDACC__)
                                   ,
                                   tack::cuda_backend
+#elif TACK_HAS_HIP && defined(__HIP__)
+                                  ,
+                                  tack::hip_backend
 #endif
                                   >;
 
 /// Names typed tests by backend (`reduce_backend/cuda.min_and_max` rather than `.../2.`), so that
-/// a run can select one backend: `--gtest_filter='*/cuda.*'` (scripts/gpu-check's sanitizer runs).
+/// a run can select one backend: `--gtest_filter='*/cuda.*'` or `'*/hip.*'` (scripts/gpu-check's
+/// sanitizer runs).
 /// `TYPED_TEST_SUITE(my_backend_test, tack::test::backends, tack::test::backend_names);`
 struct backend_names {
   template <class Backend>
@@ -94,6 +99,8 @@ struct backend_names {
       return "serial";
     } else if constexpr (std::is_same_v<Backend, tack::openmp_backend>) {
       return "openmp";
+    } else if constexpr (std::is_same_v<Backend, tack::hip_backend>) {
+      return "hip";
     } else {
       return "cuda";
     }
@@ -103,43 +110,57 @@ struct backend_names {
 /// The device a backend's kernels run on. `auto d = tack::test::device_of<tack::cuda_backend>();`
 template <class Backend>
 tack::device device_of() {
-  return std::is_same_v<Backend, tack::cuda_backend> ? tack::cuda(0) : tack::cpu();
+  return tack::backend_device<Backend>();
 }
 
-/// Whether this process can run `Backend`'s kernels (CUDA is compiled but may have no device).
+/// Whether `Backend` runs on a GPU (CUDA or HIP). `if constexpr (tack::test::on_gpu<B>) ...`
+template <class Backend>
+inline constexpr bool on_gpu = tack::is_gpu_backend_v<Backend>;
+/// Whether `Backend` is HIP's (DLPack names its memory kDLROCM, its messages say "hip...").
+/// `if constexpr (tack::test::on_hip<B>) ...`
+template <class Backend>
+inline constexpr bool on_hip = std::is_same_v<Backend, tack::hip_backend>;
+
+/// Whether this process can run `Backend`'s kernels (a GPU backend is compiled but may have no
+/// device).
 /// `if (!tack::test::backend_runs<B>()) GTEST_SKIP();`
 template <class Backend>
 bool backend_runs() {
   return tack::is_available(device_of<Backend>());
 }
 
-/// A typed-test fixture that skips the backends this process cannot run, so that a CUDA build on a
+/// A typed-test fixture that skips the backends this process cannot run, so that a GPU build on a
 /// machine without a GPU compiles every test and runs the CPU ones.
 /// `template <class B> class my_test : public tack::test::backend_test<B> {};`
 template <class Backend>
 class backend_test : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (!backend_runs<Backend>()) GTEST_SKIP() << "no CUDA device in this process";
+    if (!backend_runs<Backend>()) {
+      GTEST_SKIP() << "no " << (std::is_same_v<Backend, tack::hip_backend> ? "HIP" : "CUDA")
+                   << " device in this process (" << device_of<Backend>().str()
+                   << " is not available)";
+    }
   }
 };
 
 /// `n` value-initialized elements the host and `Backend`'s kernels can both touch: unified memory
-/// for CUDA (cuda:0), host memory otherwise. Elements are zero for arithmetic, vector and matrix
-/// types. `tack::test::shared_buffer<B, int> hits(n); kernel(hits.data()); EXPECT_EQ(hits[0], 1);`
+/// for a GPU backend (cuda:0 or hip:0), host memory otherwise. Elements are zero for arithmetic,
+/// vector and matrix types.
+/// `tack::test::shared_buffer<B, int> hits(n); kernel(hits.data()); EXPECT_EQ(hits[0], 1);`
 template <class Backend, class T>
 class shared_buffer {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>,
                 "shared_buffer holds plain data that kernels copy bytewise: use a trivially "
                 "copyable element type");
-  static constexpr bool unified_ = std::is_same_v<Backend, tack::cuda_backend>;
+  static constexpr bool unified_ = tack::is_gpu_backend_v<Backend>;
 
 public:
   explicit shared_buffer(index_t n) : n_(n > 0 ? n : 0) {
     // One element at least, so that data() is a valid pointer kernels may receive for n == 0.
     const std::size_t bytes = static_cast<std::size_t>(n_ > 0 ? n_ : 1) * sizeof(T);
     if constexpr (unified_) {
-      data_ = static_cast<T*>(tack::detail::cuda_malloc_unified(bytes, 0));
+      data_ = static_cast<T*>(tack::detail::gpu_malloc_unified(bytes, 0));
     } else {
       data_ = static_cast<T*>(::operator new(bytes));
     }
@@ -147,7 +168,7 @@ public:
   }
   ~shared_buffer() {
     if constexpr (unified_) {
-      tack::detail::cuda_free_unified(data_, 0);
+      tack::detail::gpu_free_unified(data_, 0);
     } else {
       ::operator delete(data_);
     }
@@ -170,9 +191,10 @@ private:
 };
 
 namespace detail {
-// Host memory that reports itself as cuda:0 device memory: lets tests reach the library's
-// device-memory paths (refused host access, copies through the CUDA runtime) on a machine without a
-// GPU. 64-byte aligned like the library's host allocator.
+// Host memory that reports itself as device memory of the build's first GPU (cuda:0, or hip:0 in a
+// HIP build): lets tests reach the library's device-memory paths (refused host access, copies
+// through the GPU runtime) on a machine without a GPU. 64-byte aligned like the library's host
+// allocator.
 struct fake_device_memory final : tack::allocator {
   void* allocate(std::size_t bytes) override {
     return ::operator new (bytes, std::align_val_t{64});
@@ -181,13 +203,16 @@ struct fake_device_memory final : tack::allocator {
     ::operator delete (p, std::align_val_t{64});
   }
   tack::memory_space space() const noexcept override { return tack::memory_space::device; }
-  tack::device device() const noexcept override { return tack::cuda(0); }
-  std::string name() const override { return "fake cuda:0 device memory"; }
+  tack::device device() const noexcept override { return tack::detail::first_gpu(); }
+  std::string name() const override {
+    return "fake " + tack::detail::first_gpu().str() + " device memory";
+  }
 };
 }  // namespace detail
 
-/// The id of an allocator registered (once per process) as cuda:0 device memory but backed by host
-/// memory. `auto a = tack::empty<float>(3, {.allocator = tack::test::fake_device_allocator()});`
+/// The id of an allocator registered (once per process) as device memory of the build's first GPU
+/// (`tack::detail::first_gpu()`) but backed by host memory.
+/// `auto a = tack::empty<float>(3, {.allocator = tack::test::fake_device_allocator()});`
 inline tack::allocator_id fake_device_allocator() {
   static const tack::allocator_id id =
       tack::register_allocator(std::make_shared<detail::fake_device_memory>());

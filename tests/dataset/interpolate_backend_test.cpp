@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Interpolation as a kernel on every backend the build has (serial, OpenMP, CUDA; nvcc compiles
-// this file in CUDA builds): uniform, rectilinear and unstructured meshes, H1 and L2, AoS and SoA
-// values and points give the serial CPU results (bit for bit on the CPU backends, to rounding on
-// CUDA), and points outside the mesh give NaN.
+// Interpolation as a kernel on every backend the build has (serial, OpenMP, CUDA or HIP; nvcc or
+// hipcc compiles this file in GPU builds): uniform, rectilinear and unstructured meshes, H1 and
+// L2, AoS and SoA values and points give the serial CPU results (bit for bit on the CPU backends,
+// to rounding on a GPU), and points outside the mesh give NaN.
 
 #include <tack/dataset/all.hpp>
 #include <tack/exec/threads.hpp>
@@ -130,7 +130,7 @@ td::unstructured_grid hex_and_tets(const tack::device& d, tack::layout layout) {
 
 TYPED_TEST(dataset_backend_test, uniform_h1_and_l2) {
   const tack::device d = tack::test::device_of<TypeParam>();
-  const bool exact = !std::is_same_v<TypeParam, tack::cuda_backend>;
+  const bool exact = !tack::test::on_gpu<TypeParam>;
   td::uniform_grid g({5, 4, 3}, {0, 0, 0}, {0.25, 1.0 / 3, 0.5});
   auto make_h1 = [&](const tack::device& dev, tack::layout layout) {
     auto pts = g.points();
@@ -149,7 +149,7 @@ TYPED_TEST(dataset_backend_test, uniform_h1_and_l2) {
 
 TYPED_TEST(dataset_backend_test, rectilinear_h1) {
   const tack::device d = tack::test::device_of<TypeParam>();
-  const bool exact = !std::is_same_v<TypeParam, tack::cuda_backend>;
+  const bool exact = !tack::test::on_gpu<TypeParam>;
   td::rectilinear_grid g(tack::array_from({0.0, 0.1, 0.5, 1.0}), tack::array_from({0.0, 0.7, 1.0}),
                          tack::array_from({0.0, 0.25, 0.5, 0.75, 1.0}));
   auto make = [&](const tack::device& dev, tack::layout layout) {
@@ -163,7 +163,7 @@ TYPED_TEST(dataset_backend_test, rectilinear_h1) {
 
 TYPED_TEST(dataset_backend_test, unstructured_h1_and_l2_with_the_locator) {
   const tack::device d = tack::test::device_of<TypeParam>();
-  const bool exact = !std::is_same_v<TypeParam, tack::cuda_backend>;
+  const bool exact = !tack::test::on_gpu<TypeParam>;
   for (auto point_layout : {tack::layout::aos, tack::layout::soa}) {
     auto g = hex_and_tets(d, point_layout);
     const auto p = std::get<tack::array<tack::vec3d>>(g.points()).to_vector();
@@ -226,7 +226,7 @@ td::unstructured_grid jittered_tet_box(const tack::device& d, int n) {
 
 TYPED_TEST(dataset_backend_test, unstructured_batch_grouped_by_bin_matches_each_point) {
   const tack::device d = tack::test::device_of<TypeParam>();
-  const bool exact = !std::is_same_v<TypeParam, tack::cuda_backend>;
+  const bool exact = !tack::test::on_gpu<TypeParam>;
   auto g = jittered_tet_box(d, 24);  // 82,944 tetrahedra: 2.65 MB of connectivity
   ASSERT_GE(g.n_cells() * 4 * index_t(sizeof(index_t)), index_t{2} << 20);
   const auto p = std::get<tack::array<tack::vec3d>>(g.points()).to_vector();

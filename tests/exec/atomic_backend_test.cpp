@@ -4,7 +4,8 @@
 // (negative values, floating point through the CAS loop), exchange and compare-exchange returning
 // the old value, vector components, whole vectors and matrices (per component), and SoA-style
 // proxies (value_type + component(c)).
-// Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs in free functions.
+// Compiled by nvcc in CUDA builds and hipcc in HIP builds: kernels are functors or typed
+// TACK_LAMBDAs in free functions.
 #include <tack/exec/atomic.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/types/mat.hpp>

@@ -3,9 +3,9 @@
 // Bounds checks inside kernels on every backend the build has (this file turns them on, as Debug
 // builds do). A kernel that indexes past a row view is reported with the index, the view's extent
 // and the root's rows. On the CPU the installed handler throws `tack::index_error` out of the
-// launch; on a GPU the kernel prints the same report and traps, which poisons the CUDA context,
+// launch; on a GPU the kernel prints the same report and traps, which poisons the GPU context,
 // so that case runs in a child process (a death test) and skips without a GPU.
-// Compiled by nvcc in CUDA builds: kernels are functors.
+// Compiled by nvcc in CUDA builds and hipcc in HIP builds: kernels are functors.
 #define TACK_BOUNDS_CHECK 1
 #include <tack/array/factories.hpp>
 #include <tack/exec/launch.hpp>
@@ -43,7 +43,7 @@ struct read_at_2d {
 
 // The child of a death test: device printf writes to stdout, which the death test does not read,
 // so stdout goes to stderr first, unbuffered: std::abort flushes no stdio buffer, and the report
-// is in what the CUDA runtime wrote to stdout. The launch must trap; its device_error is printed
+// is in what the GPU runtime wrote to stdout. The launch must trap; its device_error is printed
 // before the child aborts. A launch that returns normally exits with 0, which fails the test.
 template <class F>
 void trap_in_child(const F& launch) {
@@ -64,12 +64,12 @@ void trap_in_child(const F& launch) {
 template <class B>
 class kernel_bounds : public tack::test::backend_test<B> {
 protected:
-  static constexpr bool gpu = std::is_same_v<B, tack::cuda_backend>;
+  static constexpr bool gpu = tack::test::on_gpu<B>;
   tack::device dev() const { return tack::test::device_of<B>(); }
   void SetUp() override {
     tack::test::backend_test<B>::SetUp();
     previous_ = tack::set_precondition_handler(tack::throwing_precondition_handler);
-    // CUDA cannot run in a forked child of a process that initialized it: re-execute instead.
+    // A GPU runtime cannot run in a forked child of a process that initialized it: re-execute.
     GTEST_FLAG_SET(death_test_style, "threadsafe");
   }
   void TearDown() override { tack::set_precondition_handler(previous_); }

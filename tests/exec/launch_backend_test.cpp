@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// tack::launch on every backend the build has (compiled by nvcc in CUDA builds): one kernel source
-// over AoS and SoA arrays, row views, atomics into views, implicit arguments.
+// tack::launch on every backend the build has (compiled by nvcc in CUDA builds, hipcc in HIP
+// builds): one kernel source over AoS and SoA arrays, row views, atomics into views, implicit
+// arguments.
 #include <tack/array/factories.hpp>
 #include <tack/array/soa.hpp>
 #include <tack/arrays/counting.hpp>

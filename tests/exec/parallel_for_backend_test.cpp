@@ -2,8 +2,9 @@
 // SPDX-FileCopyrightText: tack contributors
 // parallel_for on every backend the build has: each index runs exactly once, ranges visit every
 // (i, j[, k]) once in the right place, bad counts are refused before anything runs.
-// Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs, defined in free
-// functions (nvcc refuses extended lambdas inside gtest's private TestBody).
+// Compiled by nvcc in CUDA builds and hipcc in HIP builds: kernels are functors or typed
+// TACK_LAMBDAs, defined in free functions (nvcc refuses extended lambdas inside gtest's private
+// TestBody).
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/threads.hpp>
 
@@ -198,24 +199,36 @@ void check_device_dispatch() {
 
 TEST(parallel_for_device, cpu_device_runs_the_kernel) { check_device_dispatch(); }
 
-void check_unavailable_cuda() {
+// A launch on GPU `d`, which this process does not have: a device_error naming the operation and
+// the device, and, where the build has no backend for the device's kind, the option that adds it.
+void check_unavailable_gpu(tack::device d) {
   int flag = 0;
   int* f = &flag;
   try {
     tack::parallel_for(
-        tack::cuda(), 10, TACK_LAMBDA(index_t) { *f = 1; });
-    ADD_FAILURE() << "a launch on an unavailable CUDA device was accepted";
+        d, 10, TACK_LAMBDA(index_t) { *f = 1; });
+    ADD_FAILURE() << "a launch on unavailable device " << d.str() << " was accepted";
   } catch (const tack::device_error& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("tack::parallel_for"), std::string::npos) << what;
-    EXPECT_NE(what.find("cuda:0"), std::string::npos) << what;
+    EXPECT_NE(what.find(d.str()), std::string::npos) << what;
+    if (d.kind() != tack::detail::gpu_device_kind) {
+      EXPECT_NE(what.find(d.is_hip() ? "TACK_ENABLE_HIP=ON" : "TACK_ENABLE_CUDA=ON"),
+                std::string::npos)
+          << what;
+    }
   }
   EXPECT_EQ(flag, 0);
 }
 
 TEST(parallel_for_device, unavailable_cuda_device_is_a_device_error) {
   if (tack::is_available(tack::cuda())) GTEST_SKIP() << "a CUDA device is present";
-  check_unavailable_cuda();
+  check_unavailable_gpu(tack::cuda());
+}
+
+TEST(parallel_for_device, unavailable_hip_device_is_a_device_error) {
+  if (tack::is_available(tack::hip())) GTEST_SKIP() << "a HIP device is present";
+  check_unavailable_gpu(tack::hip());
 }
 
 }  // namespace

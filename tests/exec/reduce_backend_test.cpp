@@ -4,7 +4,8 @@
 // boundary, min / max / product / logical ops, an op that does not commute (operands kept in index
 // order), vector values, determinism (bit-identical floats run after run and, on the CPU, for
 // every thread count) and accuracy against long double.
-// Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs in free functions.
+// Compiled by nvcc in CUDA builds and hipcc in HIP builds: kernels are functors or typed
+// TACK_LAMBDAs in free functions.
 #include <tack/exec/parallel_reduce.hpp>
 #include <tack/exec/threads.hpp>
 #include <tack/types/mat.hpp>

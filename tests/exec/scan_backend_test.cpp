@@ -3,7 +3,8 @@
 // parallel_scan on every backend the build has: inclusive and exclusive prefixes around every
 // block boundary, each index stored exactly once, in-place scans, a non-commutative op (the order
 // of operands is kept), running max, determinism, and refused counts.
-// Compiled by nvcc in CUDA builds: kernels are functors or typed TACK_LAMBDAs in free functions.
+// Compiled by nvcc in CUDA builds and hipcc in HIP builds: kernels are functors or typed
+// TACK_LAMBDAs in free functions.
 #include <tack/exec/parallel_scan.hpp>
 #include <tack/exec/threads.hpp>
 

@@ -2,10 +2,12 @@
 // SPDX-FileCopyrightText: tack contributors
 // tack::stream and tack::stream_scope on every backend the build has. On the CPU a stream is an
 // empty queue (work runs when submitted), so the same calls must give the same results there; the
-// cuda cases queue real work on CUDA streams and skip without a GPU. Each case checks the order
-// the stream promises: later work on a stream sees earlier work, copies that reach host memory
-// are complete when they return, reductions wait for their stream.
-// Compiled by nvcc in CUDA builds: kernels are functors, defined outside gtest's TestBody.
+// GPU cases (cuda, hip) queue real work on GPU streams and skip without a GPU. Each case checks
+// the order the stream promises: later work on a stream sees earlier work, copies that reach host
+// memory are complete when they return, reductions wait for their stream.
+// Compiled by nvcc in CUDA builds and hipcc in HIP builds: kernels are functors, defined outside
+// gtest's TestBody; native streams come from the vendor through tack's name layer
+// (exec/backend/gpu/api.hpp), so one test serves both.
 #include <tack/algorithms/reduce.hpp>
 #include <tack/algorithms/sort.hpp>
 #include <tack/array/copyto.hpp>
@@ -19,8 +21,8 @@
 
 #include "common/tack_test.hpp"
 
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-#include <cuda_runtime.h>
+#if TACK_IMPL_GPU_KERNELS
+#include <tack/exec/backend/gpu/api.hpp>
 #endif
 
 #include <algorithm>
@@ -79,13 +81,13 @@ struct add_one_at_column {
 template <class B>
 class streams : public tack::test::backend_test<B> {
 protected:
-  static constexpr bool gpu = std::is_same_v<B, tack::cuda_backend>;
+  static constexpr bool gpu = tack::test::on_gpu<B>;
   tack::device dev() const { return tack::test::device_of<B>(); }
   tack::array<float> make(index_t n) const { return tack::empty<float>(n, {.device = dev()}); }
 };
 TYPED_TEST_SUITE(streams, tack::test::backends, tack::test::backend_names);
 
-// Large enough that a CUDA kernel is still running when the host moves on.
+// Large enough that a GPU kernel is still running when the host moves on.
 constexpr index_t big = index_t{1} << 22;
 
 TYPED_TEST(streams, a_new_stream_names_its_device_and_is_idle_until_given_work) {
@@ -99,7 +101,7 @@ TYPED_TEST(streams, a_new_stream_names_its_device_and_is_idle_until_given_work) 
   EXPECT_NE(s.str().find(this->dev().str()), std::string::npos) << s.str();
   if constexpr (TestFixture::gpu) {
     EXPECT_NE(s.native(), 0);
-    EXPECT_FALSE(tack::stream(this->dev()) == s) << "two new CUDA streams are two queues";
+    EXPECT_FALSE(tack::stream(this->dev()) == s) << "two new GPU streams are two queues";
   } else {
     EXPECT_EQ(s.native(), 0);
     EXPECT_EQ(s.str(), "cpu stream");
@@ -221,60 +223,62 @@ TYPED_TEST(streams, work_for_another_device_is_refused_with_the_stream_named) {
     const tack::stream s(this->dev());
     auto host = tack::zeros<float>(8);
     auto host2 = tack::zeros<float>(8);
-    EXPECT_THROW_MSG(host.to_vector_async(s), tack::value_error, "to_vector_async", "cuda:0",
-                     "cpu");
-    EXPECT_THROW_MSG(tack::copyto(host, host2, s), tack::value_error, "tack::copyto", "cuda:0",
-                     "no array of the copy");
+    EXPECT_THROW_MSG(host.to_vector_async(s), tack::value_error, "to_vector_async",
+                     this->dev().str(), "cpu");
+    EXPECT_THROW_MSG(tack::copyto(host, host2, s), tack::value_error, "tack::copyto",
+                     this->dev().str(), "no array of the copy");
     EXPECT_THROW_MSG(tack::launch(s, 8, add_to{}, host, 1.0f), tack::value_error, "tack::launch");
   }
 }
 
-#if TACK_HAS_CUDA && defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
+namespace api = tack::backend::gpu::api;
+
 TYPED_TEST(streams, a_borrowed_stream_is_used_and_never_destroyed) {
   if constexpr (!TestFixture::gpu) {
-    GTEST_SKIP() << "native streams are CUDA streams";
+    GTEST_SKIP() << "native streams are GPU streams";
   } else {
-    cudaStream_t native = nullptr;
-    ASSERT_EQ(cudaStreamCreate(&native), cudaSuccess);
+    api::stream_t native = nullptr;
+    ASSERT_EQ(api::stream_create(&native), api::success);
     auto a = this->make(big);
     {
       const auto s = tack::stream::borrow(this->dev(), reinterpret_cast<std::intptr_t>(native));
       EXPECT_EQ(s.native(), reinterpret_cast<std::intptr_t>(native));
       tack::launch(s, big, write_index{}, a, 1.0f);
     }
-    ASSERT_EQ(cudaStreamSynchronize(native), cudaSuccess) << "tack destroyed a borrowed stream";
+    ASSERT_EQ(api::stream_synchronize(native), api::success) << "tack destroyed a borrowed stream";
     EXPECT_EQ(a.to_vector()[12345], 12346.0f);
-    EXPECT_EQ(cudaStreamDestroy(native), cudaSuccess);
+    EXPECT_EQ(api::stream_destroy(native), api::success);
   }
 }
 
-// A non-blocking stream (as PyTorch's and CuPy's are) does not order with the legacy default
-// stream, where tack allocates, frees and sorts: tack orders those with it explicitly. Without
-// that, the sort would read keys the stream's kernel has not written yet, and the reductions'
-// scratch could be reused while the stream still reads it.
+// A non-blocking stream (as PyTorch's and CuPy's are) does not order with the default stream, where
+// tack allocates, frees and sorts: tack orders those with it explicitly. Without that, the sort
+// would read keys the stream's kernel has not written yet, and the reductions' scratch could be
+// reused while the stream still reads it.
 TYPED_TEST(streams, a_borrowed_non_blocking_stream_is_ordered_with_allocations_and_sorts) {
   if constexpr (!TestFixture::gpu) {
-    GTEST_SKIP() << "non-blocking streams are CUDA streams";
+    GTEST_SKIP() << "non-blocking streams are GPU streams";
   } else {
-    cudaStream_t native = nullptr;
-    ASSERT_EQ(cudaStreamCreateWithFlags(&native, cudaStreamNonBlocking), cudaSuccess);
+    api::stream_t native = nullptr;
+    ASSERT_EQ(api::stream_create_non_blocking(&native), api::success);
     {
       const auto s = tack::stream::borrow(this->dev(), reinterpret_cast<std::intptr_t>(native));
       const tack::stream_scope scope(s);
       for (int round = 0; round < 4; ++round) {
-        auto a = this->make(big);  // allocated on the legacy stream, used on `native`
+        auto a = this->make(big);  // allocated on the default stream, used on `native`
         tack::launch(big, write_constant{}, a, float(round + 1));
         ASSERT_EQ(tack::sum(a), float(big) * float(round + 1)) << "round " << round;  // exact
         tack::launch(big, write_descending{}, a);
-        tack::sort(a);  // on the legacy stream, after the kernel above
+        tack::sort(a);  // on the default stream, after the kernel above
         const auto v = a.to_vector();
         ASSERT_TRUE(std::is_sorted(v.begin(), v.end())) << "round " << round;
         ASSERT_EQ(v.front(), 1.0f);
         ASSERT_EQ(v.back(), float(big));
       }
     }
-    EXPECT_EQ(cudaStreamSynchronize(native), cudaSuccess);
-    EXPECT_EQ(cudaStreamDestroy(native), cudaSuccess);
+    EXPECT_EQ(api::stream_synchronize(native), api::success);
+    EXPECT_EQ(api::stream_destroy(native), api::success);
   }
 }
 #endif
@@ -284,11 +288,17 @@ TYPED_TEST(streams, a_borrowed_non_blocking_stream_is_ordered_with_allocations_a
 TEST(stream, refuses_a_device_that_is_not_there_and_a_native_handle_on_the_cpu) {
   EXPECT_THROW_MSG(tack::stream::borrow(tack::cpu(), 7), tack::value_error, "tack::stream::borrow",
                    "7", "CPU");
-  const tack::device missing = tack::cuda(tack::detail::cuda_device_count());
+  const tack::device missing = tack::detail::first_gpu().is_hip()
+                                   ? tack::hip(tack::detail::gpu_device_count())
+                                   : tack::cuda(tack::detail::gpu_device_count());
   EXPECT_THROW_MSG(tack::stream{missing}, tack::device_error, "tack::stream", missing.str(),
                    "not available");
   EXPECT_THROW_MSG(tack::stream::borrow(missing, 0), tack::device_error, "tack::stream::borrow",
                    missing.str());
+  // The other vendor's GPU: never in this build (one GPU backend per build), said so by name.
+  const tack::device other = tack::detail::first_gpu().is_hip() ? tack::cuda(0) : tack::hip(0);
+  EXPECT_THROW_MSG(tack::stream{other}, tack::device_error, "tack::stream", other.str(),
+                   other.is_hip() ? "built without HIP" : "built without CUDA");
 }
 
 TEST(stream, the_default_stream_of_a_cpu_is_the_cpu_stream) {

@@ -17,4 +17,8 @@ run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${WORK_DIR}/build -DCMAKE_CXX_COMP
     -DCMAKE_BUILD_TYPE=${BUILD_TYPE} ${find_arg})
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/consumer)
+if(EXISTS ${WORK_DIR}/build/consumer_hip)
+  run(${WORK_DIR}/build/consumer_hip)
+  message(STATUS "find_package(tack) from ${MODE}: the HIP consumer built and ran")
+endif()
 message(STATUS "find_package(tack) from ${MODE}: consumer built and ran")

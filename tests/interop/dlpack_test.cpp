@@ -180,6 +180,27 @@ TEST(DLPackExport, ViewExportsRootBaseAndByteOffset) {
   tv->deleter(tv);
 }
 
+// The stream codes of the DLPack protocol are checked before any GPU call: CUDA's (1, 2, handles;
+// 0 refused) and ROCm's (0, handles; 1 and 2 refused), -1 for none, host memory takes none.
+TEST(DLPackExport, StreamCodesAreCheckedPerDeviceType) {
+  using tack::detail::dlpack_hand_over;
+  const dl::DLDevice cuda{dl::kDLCUDA, 0}, rocm{dl::kDLROCM, 0}, host{dl::kDLCPU, 0};
+  EXPECT_THROW_MSG(dlpack_hand_over(cuda, 0, "op"), tack::value_error, "op", "stream 0",
+                   "not a CUDA stream", "legacy default stream");
+  EXPECT_THROW_MSG(dlpack_hand_over(rocm, 1, "op"), tack::value_error, "op", "stream 1",
+                   "not a ROCm stream", "0 (the default stream)", "hipStream_t");
+  EXPECT_THROW_MSG(dlpack_hand_over(rocm, 2, "op"), tack::value_error, "stream 2", "ROCm");
+  EXPECT_THROW_MSG(dlpack_hand_over(rocm, -5, "op"), tack::value_error, "stream -5");
+  EXPECT_THROW_MSG(dlpack_hand_over(host, 0, "op"), tack::value_error, "kDLCPU", "pass none");
+  dlpack_hand_over(rocm, -1, "op");  // no synchronization asked: nothing to do
+  dlpack_hand_over(cuda, -1, "op");
+  dlpack_hand_over({dl::kDLROCMHost, 0}, std::nullopt, "op");  // pinned memory: no stream
+  EXPECT_EQ(tack::dlpack_consumer_stream(tack::hip(0)), std::optional<std::intptr_t>(0));
+  EXPECT_EQ(tack::dlpack_consumer_stream(tack::cuda(0)), std::optional<std::intptr_t>(1));
+  EXPECT_EQ(tack::detail::dlpack_device_type_string(dl::kDLROCM), "kDLROCM");
+  EXPECT_EQ(tack::detail::dlpack_device_type_string(dl::kDLROCMHost), "kDLROCMHost");
+}
+
 TEST(DLPackExport, ReadOnly) {
   auto a = tack::zeros<float>({3});
   auto* w = tack::to_dlpack(a);
@@ -589,13 +610,18 @@ TEST(DLPackImport, Refusals) {
       [](auto* t) { (void)tack::from_dlpack<float>(t); },
       {"tack::from_dlpack", "byte_offset 2", "aligned"});
   expect_refused<tack::device_error>(
-      keep(make_tensor(six, {.shape = {2, 3}, .device = {static_cast<dl::DLDeviceType>(10), 0}},
+      keep(make_tensor(six, {.shape = {2, 3}, .device = {static_cast<dl::DLDeviceType>(4), 0}},
                        &deletes)),
-      f2, {"tack::from_dlpack", "device type 10", "kDLCPU"});
+      f2, {"tack::from_dlpack", "device type 4", "kDLCPU", "kDLROCM"});
 #if !TACK_HAS_CUDA
   expect_refused<tack::device_error>(
       keep(make_tensor(six, {.shape = {2, 3}, .device = {dl::kDLCUDA, 1}}, &deletes)), f2,
       {"tack::from_dlpack", "kDLCUDA device 1", "without CUDA"});
+#endif
+#if !TACK_HAS_HIP
+  expect_refused<tack::device_error>(
+      keep(make_tensor(six, {.shape = {2, 3}, .device = {dl::kDLROCM, 1}}, &deletes)), f2,
+      {"tack::from_dlpack", "kDLROCM device 1", "ROCm memory", "without HIP"});
 #endif
   expect_refused<tack::value_error>(
       keep(make_tensor(six, {.shape = {6}, .dtype = {dl::kDLFloat, 16, 1}}, &deletes)), any,

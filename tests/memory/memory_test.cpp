@@ -22,11 +22,44 @@ TEST(Device, NamesAndParsing) {
   EXPECT_EQ(tack::device::parse("cpu"), tack::cpu());
   EXPECT_EQ(tack::device::parse("cuda"), tack::cuda(0));
   EXPECT_EQ(tack::device::parse("cuda:2"), tack::cuda(2));
-  for (const char* bad : {"gpu", "cuda:", "cuda:x", "cuda:-1", "", "CPU"}) {
-    EXPECT_THROW_MSG(tack::device::parse(bad), tack::value_error, "is not a device");
+  EXPECT_EQ(tack::hip().str(), "hip:0");
+  EXPECT_EQ(tack::hip(3).str(), "hip:3");
+  EXPECT_EQ(tack::device::parse("hip"), tack::hip(0));
+  EXPECT_EQ(tack::device::parse("hip:2"), tack::hip(2));
+  EXPECT_NE(tack::hip(0), tack::cuda(0));
+  EXPECT_TRUE(tack::hip().is_hip() && tack::hip().is_gpu() && !tack::hip().is_cuda());
+  EXPECT_TRUE(tack::cuda().is_gpu() && !tack::cpu().is_gpu());
+  for (const char* bad :
+       {"gpu", "cuda:", "cuda:x", "cuda:-1", "", "CPU", "hip:", "hip:-2", "hipx", "rocm:0"}) {
+    EXPECT_THROW_MSG(tack::device::parse(bad), tack::value_error, "is not a device", "hip:N");
   }
   EXPECT_TRUE(tack::is_available(tack::cpu()));
   EXPECT_FALSE(tack::is_available(tack::cuda(1000)));
+  EXPECT_FALSE(tack::is_available(tack::hip(1000)));
+  // One GPU backend per build: the other vendor's devices never exist here.
+  if (!TACK_HAS_CUDA) EXPECT_FALSE(tack::is_available(tack::cuda(0)));
+  if (!TACK_HAS_HIP) EXPECT_FALSE(tack::is_available(tack::hip(0)));
+}
+
+TEST(Device, AGpuOfAKindTheBuildLacksIsRefusedSayingWhichOptionAddsIt) {
+  if (!TACK_HAS_HIP) {
+    EXPECT_THROW_MSG(tack::set_default_device(tack::hip(1)), tack::device_error,
+                     "tack::set_default_device", "hip:1", "not available", "built without HIP",
+                     "TACK_ENABLE_HIP=ON", "hipcc");
+    EXPECT_THROW_MSG(tack::buffer::allocate(tack::hip(), 16), tack::device_error, "hip:0",
+                     "built without HIP");
+    EXPECT_THROW_MSG(tack::get_allocator(tack::memory_space::unified, tack::hip(2)),
+                     tack::device_error, "tack::get_allocator", "unified", "hip:2",
+                     "built without HIP");
+    EXPECT_THROW_MSG((void)tack::device_pool_used_bytes(tack::hip()), tack::device_error,
+                     "device_pool_used_bytes", "hip:0", "built without HIP");
+  }
+  if (!TACK_HAS_CUDA) {
+    EXPECT_THROW_MSG(tack::set_default_device(tack::cuda(1)), tack::device_error, "cuda:1",
+                     "built without CUDA", "TACK_ENABLE_CUDA=ON", "nvcc");
+  }
+  EXPECT_THROW_MSG((void)tack::device_pool_used_bytes(tack::cpu()), tack::value_error, "cpu",
+                   "tack::hip(id)");
 }
 
 TEST(Device, DefaultDevice) {

@@ -83,16 +83,19 @@ TEST(ComponentCopy, HostToHostStaysInTheArrayLoops) {
                    "host memory");
 }
 
-TEST(ComponentCopy, DeviceMemoryWithoutCudaIsADeviceError) {
-  if (TACK_HAS_CUDA) GTEST_SKIP() << "this build has CUDA: the copy would run on a GPU";
-  // Device memory (host memory registered as cuda:0) across layouts: the device kernel is named.
+TEST(ComponentCopy, DeviceMemoryWithoutAGpuBackendIsADeviceError) {
+  if (TACK_HAS_CUDA || TACK_HAS_HIP) {
+    GTEST_SKIP() << "this build has a GPU backend: the copy would run on a GPU";
+  }
+  // Device memory (host memory registered as cuda:0) across layouts: the device kernel is named,
+  // and both options that add a GPU backend.
   auto dev = tack::empty<tack::vec3f>(4, {.allocator = tack::test::fake_device_allocator()});
   auto host = tack::zeros<tack::vec3f>(4, {.layout = tack::layout::soa});
-  EXPECT_THROW_MSG(tack::copyto(dev, host), tack::device_error, "needs CUDA",
-                   "TACK_ENABLE_CUDA=ON");
+  EXPECT_THROW_MSG(tack::copyto(dev, host), tack::device_error, "needs a GPU backend",
+                   "TACK_ENABLE_CUDA=ON", "TACK_ENABLE_HIP=ON");
   EXPECT_THROW_MSG((void)dev.astype<double>(), tack::device_error, "cuda:0", "without CUDA");
   EXPECT_THROW_MSG(dev.fill(tack::vec3f{1, 2, 3}), tack::device_error, "a device fill",
-                   "needs CUDA");
+                   "needs a GPU backend");
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 // vec/mat operations inside TACK_HOST_DEVICE functors: the same kernel source runs in a host loop
-// and, in CUDA builds with a GPU, in a CUDA kernel. Compiled by nvcc in CUDA builds, so everything
-// the functors call must be host/device code (a host-only call fails the build).
+// and, in GPU builds with a GPU, in a GPU kernel. Compiled by nvcc in CUDA builds and hipcc in HIP
+// builds, so everything the functors call must be host/device code (a host-only call fails the
+// build). The GPU runner calls the vendor through tack's name layer (exec/backend/gpu/api.hpp).
 // The exec layer launches kernels in later tests; here a minimal runner per backend does it.
 
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
+#include <tack/exec/backend.hpp>
 #include <tack/types/item.hpp>
 #include <tack/types/mat.hpp>
 #include <tack/types/vec.hpp>
@@ -20,11 +22,11 @@
 #include <string>
 #include <type_traits>
 
-#if TACK_HAS_CUDA && defined(__CUDACC__)
-#include <cuda_runtime.h>
-#define TACK_TEST_HAS_CUDA_RUNNER 1
+#if TACK_IMPL_GPU_KERNELS
+#include <tack/exec/backend/gpu/api.hpp>
+#define TACK_TEST_HAS_GPU_RUNNER 1
 #else
-#define TACK_TEST_HAS_CUDA_RUNNER 0
+#define TACK_TEST_HAS_GPU_RUNNER 0
 #endif
 
 namespace {
@@ -106,6 +108,7 @@ struct matrix_kernel {
 
 struct host_runner {
   static constexpr const char* name = "host loop";
+  static constexpr const char* id = "host";  // in test names
   static bool available(std::string&) { return true; }
   template <class T>
   static T* allocate(std::size_t n) {
@@ -123,7 +126,9 @@ struct host_runner {
   }
 };
 
-#if TACK_TEST_HAS_CUDA_RUNNER
+#if TACK_TEST_HAS_GPU_RUNNER
+namespace api = tack::backend::gpu::api;
+
 template <class F>
 __global__ void run_functor(F f, index_t n) {
   const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -132,14 +137,15 @@ __global__ void run_functor(F f, index_t n) {
   }
 }
 
-struct cuda_runner {
-  static constexpr const char* name = "cuda";
+struct gpu_runner {
+  static constexpr const char* name = api::kind == tack::device_kind::hip ? "hip" : "cuda";
+  static constexpr const char* id = name;
   static bool available(std::string& why) {
     int count = 0;
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-      why = std::string("no CUDA device: ") +
-            (e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    const api::error_t e = api::get_device_count(&count);
+    if (e != api::success || count == 0) {
+      why = std::string("no ") + api::vendor +
+            " device: " + (e != api::success ? api::error_string(e) : "0 devices");
       return false;
     }
     return true;
@@ -148,22 +154,22 @@ struct cuda_runner {
   template <class T>
   static T* allocate(std::size_t n) {
     void* p = nullptr;
-    const cudaError_t e = cudaMallocManaged(&p, n * sizeof(T));
-    EXPECT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
+    const api::error_t e = api::malloc_managed(&p, n * sizeof(T));
+    EXPECT_EQ(e, api::success) << api::error_string(e);
     return static_cast<T*>(p);
   }
   template <class T>
   static void release(T* p) {
-    cudaFree(p);
+    (void)api::free_managed(p);
   }
   template <class F>
   static void run(index_t n, const F& f) {
     const unsigned blocks = static_cast<unsigned>((n + 127) / 128);
     run_functor<<<blocks, 128>>>(f, n);
-    const cudaError_t launch = cudaGetLastError();
-    ASSERT_EQ(launch, cudaSuccess) << cudaGetErrorString(launch);
-    const cudaError_t sync = cudaDeviceSynchronize();
-    ASSERT_EQ(sync, cudaSuccess) << cudaGetErrorString(sync);
+    const api::error_t launch = api::get_last_error();
+    ASSERT_EQ(launch, api::success) << api::error_string(launch);
+    const api::error_t sync = api::device_synchronize();
+    ASSERT_EQ(sync, api::success) << api::error_string(sync);
   }
 };
 #endif
@@ -175,9 +181,9 @@ struct config {
 };
 
 using backend_cases = ::testing::Types<config<host_runner, float>, config<host_runner, double>
-#if TACK_TEST_HAS_CUDA_RUNNER
+#if TACK_TEST_HAS_GPU_RUNNER
                                        ,
-                                       config<cuda_runner, float>, config<cuda_runner, double>
+                                       config<gpu_runner, float>, config<gpu_runner, double>
 #endif
                                        >;
 
@@ -194,7 +200,7 @@ protected:
 struct case_names {
   template <class C>
   static std::string GetName(int) {
-    return std::string(std::is_same_v<typename C::runner, host_runner> ? "host_" : "cuda_") +
+    return std::string(C::runner::id) + "_" +
            (std::is_same_v<typename C::scalar, float> ? "f32" : "f64");
   }
 };

@@ -2,11 +2,13 @@
 // SPDX-FileCopyrightText: tack contributors
 // The kernel views in kernels: functors with TACK_HOST_DEVICE operator() that read and write
 // view, soa_view (vec3f), mdview, array_view and rows(). Typed over two runners: a host loop, and,
-// when nvcc compiles this file, a CUDA kernel over managed memory (skipped without a GPU). The
-// runners are local so this test depends only on the views, not on the exec layer.
+// when the build's GPU compiler (nvcc, hipcc) compiles this file, a GPU kernel over managed memory
+// (skipped without a GPU). The runners are local so this test depends only on the views, not on the
+// exec layer; the GPU one calls the vendor through tack's name layer (exec/backend/gpu/api.hpp).
 
 #include <tack/core/index.hpp>
 #include <tack/core/macros.hpp>
+#include <tack/exec/backend/gpu/api.hpp>
 #include <tack/types/item.hpp>
 #include <tack/view/array_view.hpp>
 #include <tack/view/mdview.hpp>
@@ -19,10 +21,6 @@
 #include <new>
 #include <string>
 #include <type_traits>
-
-#if defined(__CUDACC__)
-#include <cuda_runtime.h>
-#endif
 
 namespace {
 
@@ -42,38 +40,40 @@ struct host_loop {
   }
 };
 
-#if defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
+namespace api = tack::backend::gpu::api;
+
 template <class F>
 __global__ void views_test_kernel(index_t n, F f) {
   const index_t i = index_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) f(i);
 }
 
-struct cuda_kernel {
-  static constexpr const char* name = "cuda";
+struct gpu_kernel {
+  static constexpr const char* name = api::kind == tack::device_kind::hip ? "hip" : "cuda";
   static bool available() {
     int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+    return api::get_device_count(&count) == api::success && count > 0;
   }
   // Managed memory: the kernel writes it, the host checks it after the synchronize.
   static void* allocate(std::size_t bytes) {
     void* p = nullptr;
-    if (cudaMallocManaged(&p, bytes) != cudaSuccess) return nullptr;
-    cudaMemset(p, 0, bytes);
-    cudaDeviceSynchronize();
+    if (api::malloc_managed(&p, bytes) != api::success) return nullptr;
+    (void)api::memset(p, 0, bytes);
+    (void)api::device_synchronize();
     return p;
   }
-  static void release(void* p) { cudaFree(p); }
+  static void release(void* p) { (void)api::free_managed(p); }
   template <class F>
   static void run(index_t n, F f) {
     static_assert(std::is_trivially_copyable_v<F>, "kernel arguments are copied to the device");
     if (n == 0) return;
     const int block = 128;
     views_test_kernel<<<unsigned((n + block - 1) / block), block>>>(n, f);
-    const cudaError_t launched = cudaGetLastError();
-    const cudaError_t finished = cudaDeviceSynchronize();
-    ASSERT_EQ(launched, cudaSuccess) << cudaGetErrorString(launched);
-    ASSERT_EQ(finished, cudaSuccess) << cudaGetErrorString(finished);
+    const api::error_t launched = api::get_last_error();
+    const api::error_t finished = api::device_synchronize();
+    ASSERT_EQ(launched, api::success) << api::error_string(launched);
+    ASSERT_EQ(finished, api::success) << api::error_string(finished);
   }
 };
 #endif
@@ -188,7 +188,7 @@ class ViewsBackend : public ::testing::Test {
 protected:
   void SetUp() override {
     if (!Runner::available()) {
-      GTEST_SKIP() << Runner::name << ": no CUDA device is visible to this process";
+      GTEST_SKIP() << Runner::name << ": no GPU device is visible to this process";
     }
   }
 };
@@ -200,8 +200,8 @@ struct runner_names {
   }
 };
 
-#if defined(__CUDACC__)
-using runners = ::testing::Types<host_loop, cuda_kernel>;
+#if TACK_IMPL_GPU_KERNELS
+using runners = ::testing::Types<host_loop, gpu_kernel>;
 #else
 using runners = ::testing::Types<host_loop>;
 #endif

@@ -7,21 +7,24 @@
 ///
 /// **Scalars, ascending.** NaNs go last, as in NumPy. On the CPU, from 4096 elements, a radix sort
 /// (`detail::radix_sort_host`: one pass per key byte, each pass split over the OpenMP threads);
-/// below that and for `bool`, the parallel comparison sort of the next paragraph. `sort` is not stable (equal keys are indistinguishable anyway); `sort_by_key` is
+/// below that and for `bool`, the parallel comparison sort of the next paragraph. `sort` is not
+/// stable (equal keys are indistinguishable anyway); `sort_by_key` is
 /// stable (ties keep the values' order), so its result does not depend on the thread count.
-/// Arrays in device memory are sorted on their GPU (`detail::cuda_sort`, src/cuda/sort.cu): CUB's
-/// radix sort (floating-point keys: NaNs moved to the end first, keeping their bits);
-/// `sort_by_key` sorts the keys with their positions (stable) and permutes the values on the
-/// device. In a build without CUDA they are a `device_error`.
+/// Arrays in device memory are sorted on their GPU (`detail::gpu_sort`, src/gpu/sort.cpp): the
+/// vendor's radix sort, CUB's with CUDA and rocPRIM's with HIP (floating-point keys: NaNs moved to
+/// the end first, keeping their bits); `sort_by_key` sorts the keys with their positions (stable)
+/// and permutes the values on the device. In a build without a GPU backend they are a
+/// `device_error`.
 ///
 /// **Any element type, with a comparator.** Always stable, so the result is the same on every
 /// backend and thread count. Host memory: one block per thread sorted with `std::stable_sort`,
 /// then rounds of pairwise merges, each split into independent pieces by merge-path co-ranks so
 /// that every round keeps all threads busy (`detail::parallel_sort`; AoS elements, `std::string` and other objects included, in place; SoA elements gathered into
 /// one buffer and scattered back). Device memory: a merge sort written once over
-/// `tack::parallel_for` (algorithms/detail/merge_sort.hpp), run on the CUDA backend, so the
-/// comparator is called in kernels and must be callable on the device (a functor with a
-/// `TACK_HOST_DEVICE operator()`, or a `TACK_LAMBDA`), and the call must be compiled by nvcc.
+/// `tack::parallel_for` (algorithms/detail/merge_sort.hpp), run on the GPU backend (CUDA or HIP),
+/// so the comparator is called in kernels and must be callable on the device (a functor with a
+/// `TACK_HOST_DEVICE operator()`, or a `TACK_LAMBDA`), and the call must be compiled by the GPU
+/// compiler (nvcc or hipcc).
 /// `sort_by_key` sorts `{key, position}` entries and then moves the values.
 
 #include <tack/algorithms/detail/merge_sort.hpp>
@@ -29,7 +32,7 @@
 #include <tack/algorithms/reduce.hpp>
 #include <tack/array/array.hpp>
 #include <tack/config.hpp>
-#include <tack/detail/cuda_runtime.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 #include <tack/exec/backend.hpp>
 #include <tack/exec/backend/all.hpp>
 #include <tack/exec/parallel_for.hpp>
@@ -231,18 +234,18 @@ void sort_scalars_on_host(T* data, index_t n) {
   parallel_sort(data, n, sort_less{});
 }
 
-/// Checks a sort target: writable; in device memory only in a build with CUDA.
+/// Checks a sort target: writable; in device memory only in a build with a GPU backend.
 template <class T, int R, memory_space S>
 void require_sortable(const char* op, const char* role, const array<T, R, S>& a) {
   if (a.read_only()) {
     throw read_only_error(std::string(op) + ": " + role + a.describe() + " is read-only");
   }
-  if (!TACK_HAS_CUDA && !a.host_accessible()) {
+  if (!a.host_accessible() && a.device().kind() != gpu_device_kind) {
     throw device_error(std::string(op) + ": " + role + a.describe() +
-                       " is in device memory; sorting device memory needs the CUDA backend's "
-                       "sort, and tack was built without CUDA (configure with "
-                       "TACK_ENABLE_CUDA=ON); or sort a host copy (a.to_device(tack::cpu())) and "
-                       "copy it back");
+                       " is in device memory; sorting it needs the " +
+                       (a.device().is_hip() ? "HIP" : "CUDA") + " backend's sort" +
+                       gpu_unavailable_reason(a.device()) +
+                       "; or sort a host copy (a.to_device(tack::cpu())) and copy it back");
   }
 }
 
@@ -269,14 +272,14 @@ void sort_by_key_on_device(const array<K, RK, SK>& keys, const array<V, RV, SV>&
     const int id = keys.device().id();
     const buffer positions = buffer::allocate(keys.device(), n * sizeof(std::int64_t));
     auto* permutation = static_cast<std::int64_t*>(positions.data());
-    cuda_sort(keys.data(), n, scalar_kind_of_v<K>, id, permutation);
+    gpu_sort(keys.data(), n, scalar_kind_of_v<K>, id, permutation);
     if (values.layout() == layout::aos) {
-      cuda_permute(reinterpret_cast<void*>(array_access::byte_range(values).first), sizeof(V),
-                   permutation, n, id);
+      gpu_permute(reinterpret_cast<void*>(array_access::byte_range(values).first), sizeof(V),
+                  permutation, n, id);
     } else if constexpr (array<V, RV, SV>::can_be_soa) {
       for (const auto& c : values.components()) {
-        cuda_permute(reinterpret_cast<void*>(array_access::byte_range(c).first),
-                     sizeof(scalar_t<V>), permutation, n, id);
+        gpu_permute(reinterpret_cast<void*>(array_access::byte_range(c).first), sizeof(scalar_t<V>),
+                    permutation, n, id);
       }
     }
   }
@@ -389,15 +392,16 @@ inline constexpr bool is_function_comparator_v =
 TACK_IMPL_KERNEL_ABI_BEGIN
 
 /// `sort(a, comp)` on device memory: the backend-generic merge sort on the array's GPU (in code
-/// compiled by nvcc in a CUDA build; elsewhere `with_backend_of` refuses with a `device_error`).
+/// compiled by the build's GPU compiler, nvcc or hipcc; elsewhere `with_backend_of` refuses with a
+/// `device_error`).
 template <class T, memory_space S, class Comp>
 void merge_sort_on_device(const array<T, 1, S>& a, const Comp& comp) {
   if constexpr (is_function_comparator_v<Comp>) {
     throw_function_pointer_on_device("tack::sort", a.describe());
   } else {
     with_backend_of(a.device(), "tack::sort", [&](auto backend) {
-      // Device memory is never on the CPU, so only the CUDA backend is ever chosen here.
-      if constexpr (std::is_same_v<decltype(backend), cuda_backend>) merge_sort(backend, a, comp);
+      // Device memory is never on the CPU, so only the GPU backend is ever chosen here.
+      if constexpr (is_gpu_backend_v<decltype(backend)>) merge_sort(backend, a, comp);
     });
   }
 }
@@ -410,7 +414,7 @@ void merge_sort_by_key_on_device(const array<K, 1, SK>& keys, const array<V, 1, 
     throw_function_pointer_on_device("tack::sort_by_key", "the keys " + keys.describe());
   } else {
     with_backend_of(keys.device(), "tack::sort_by_key", [&](auto backend) {
-      if constexpr (std::is_same_v<decltype(backend), cuda_backend>) {
+      if constexpr (is_gpu_backend_v<decltype(backend)>) {
         merge_sort_by_key(backend, keys, values, comp);
       }
     });
@@ -422,7 +426,7 @@ TACK_IMPL_KERNEL_ABI_END
 }  // namespace detail
 
 /// Sorts a rank-1 array of scalars in place, ascending (NaNs last); device memory on its GPU (a
-/// `device_error` in a build without CUDA); a read-only array is a `read_only_error`.
+/// `device_error` in a build without its GPU backend); a read-only array is a `read_only_error`.
 /// `tack::sort(a);`
 template <class T, int R, memory_space S>
 void sort(const array<T, R, S>& a) {
@@ -442,8 +446,8 @@ void sort(const array<T, R, S>& a) {
     detail::require_sortable("tack::sort", "", a);
     if (a.size() < 2) return;
     if (!a.host_accessible()) {
-      detail::cuda_sort(a.data(), static_cast<std::size_t>(a.size()), scalar_kind_of_v<T>,
-                        a.device().id(), nullptr);
+      detail::gpu_sort(a.data(), static_cast<std::size_t>(a.size()), scalar_kind_of_v<T>,
+                       a.device().id(), nullptr);
       a.bump_version();
       return;
     }

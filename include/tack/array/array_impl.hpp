@@ -7,6 +7,7 @@
 
 #include <tack/array/array.hpp>
 #include <tack/array/detail/array_copy.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 
 #include <cmath>
 #include <limits>
@@ -129,7 +130,7 @@ void array<T, Rank, Space>::fill(const value_type& value) const requires(!std::i
 template <class T, int Rank, memory_space Space>
 tack::device array<T, Rank, Space>::default_device_for_space() {
   if constexpr (Space == memory_space::device || Space == memory_space::unified) {
-    return cuda(0);
+    return detail::first_gpu();
   } else if constexpr (Space == memory_space::host || Space == memory_space::pinned) {
     return cpu();
   } else {

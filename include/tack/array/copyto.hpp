@@ -362,7 +362,7 @@ requires(!is_array_v<Dst> && (readable_array<Dst> || requires(const Dst& d) {
 /// `tack::copyto(host_out, device_result, s);`
 template <class Dst, class Src>
 void copyto(const Dst& dst, const Src& src, const stream& s) {
-  if (s.device().is_cuda()) {
+  if (s.device().is_gpu()) {
     bool on_stream_device = false;
     auto check = [&](const auto& a) {
       on_stream_device = on_stream_device || a.device() == s.device();

@@ -5,6 +5,7 @@
 
 #include <tack/arrays/implicit.hpp>
 #include <tack/core/error.hpp>
+#include <tack/core/macros.hpp>
 
 #include <bit>
 #include <cstdint>
@@ -28,7 +29,7 @@ inline constexpr index_t max_floating_counting_length = index_t{1} << 52;
 template <class T>
 TACK_FORCEINLINE constexpr T index_to(index_t i) {
   if constexpr (std::is_floating_point_v<T> && sizeof(T) <= sizeof(double)) {
-#if !defined(__CUDA_ARCH__)
+#if !TACK_IMPL_DEVICE_PASS
     if (!std::is_constant_evaluated()) {
 #if defined(__GNUC__)
       // An index the compiler knows to fit in 32 bits (one read from an int32 array, as in a

@@ -40,7 +40,8 @@ public:
   using error::error;
 };
 
-/// A device is missing or failed (no CUDA, a CUDA error, host access to device memory).
+/// A device is missing or failed (no GPU backend for it, a CUDA or HIP error, host access to device
+/// memory).
 class device_error : public error {
 public:
   using error::error;

@@ -5,8 +5,23 @@
 
 #include <tack/config.hpp>
 
-#if defined(__CUDACC__)
-/// Marks a function callable on the host and, under nvcc, on the device.
+/// 1 in a translation unit compiled by a GPU compiler: nvcc (CUDA) or clang in HIP mode (hipcc),
+/// whichever GPU backend tack was built with (exec/backend.hpp's `TACK_IMPL_GPU_KERNELS` says
+/// whether this one can run tack's kernels).
+#if defined(__CUDACC__) || defined(__HIP__)
+#define TACK_IMPL_GPU_COMPILER 1
+#else
+#define TACK_IMPL_GPU_COMPILER 0
+#endif
+
+// nvcc includes cuda_runtime.h in every translation unit; hipcc does not include HIP's runtime,
+// which declares the device functions tack's device code calls (printf, atomicAdd, ...).
+#if defined(__HIP__)
+#include <hip/hip_runtime.h>
+#endif
+
+#if TACK_IMPL_GPU_COMPILER
+/// Marks a function callable on the host and, under a GPU compiler (nvcc, hipcc), on the device.
 #define TACK_HOST_DEVICE __host__ __device__
 /// Marks a function callable only on the device (empty on the host compiler).
 #define TACK_DEVICE __device__
@@ -19,7 +34,8 @@
 #define TACK_INLINE inline TACK_HOST_DEVICE
 
 /// `parallel_for(n, TACK_LAMBDA(tack::index_t i) { y[i] = 2 * x[i]; });`
-/// Under nvcc this is an extended `__host__ __device__` lambda (built with `--extended-lambda`).
+/// Under nvcc this is an extended `__host__ __device__` lambda (built with `--extended-lambda`);
+/// clang's HIP mode takes such lambdas as they are.
 #define TACK_LAMBDA [=] TACK_HOST_DEVICE
 
 // nvcc warns when a __host__ __device__ template calls a host-only function for an instantiation that
@@ -30,8 +46,8 @@
 #define TACK_EXEC_CHECK_DISABLE
 #endif
 
-/// True while compiling device code (the device pass of nvcc).
-#if defined(__CUDA_ARCH__)
+/// True while compiling device code (the device pass of nvcc or of clang's HIP mode).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define TACK_IMPL_DEVICE_PASS 1
 #else
 #define TACK_IMPL_DEVICE_PASS 0
@@ -52,7 +68,7 @@
 // user's kernel out of line inside the backend's per-chunk loop, which costs a SoA kernel its
 // vectorization (docs/performance-kernels.md). `noinline` keeps the attribute from being lost
 // when the loop itself is inlined into its caller.
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#if (defined(__GNUC__) || defined(__clang__)) && !TACK_IMPL_DEVICE_PASS
 #define TACK_IMPL_FLATTEN_LOOP __attribute__((flatten, noinline))
 #define TACK_IMPL_NOINLINE __attribute__((noinline))
 #else

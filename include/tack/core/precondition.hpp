@@ -45,7 +45,11 @@ TACK_INLINE void precondition_failed(const char* file, int line, const char* fmt
   printf("tack precondition failed at %s:%d: ", file, line);
   printf(fmt, args...);
   printf("\n");
+#if defined(__HIP_DEVICE_COMPILE__)
+  __builtin_trap();  // HIP has no __trap(); the trap aborts the kernel as CUDA's does
+#else
   __trap();
+#endif
 #else
   char buffer[512];
   if constexpr (sizeof...(Args) == 0) {

@@ -6,7 +6,7 @@
 /// held before.
 ///
 /// Targets:
-/// - a scalar lvalue: `float`, `double`, or a 32- or 64-bit integer (what CUDA has atomics for) —
+/// - a scalar lvalue: `float`, `double`, or a 32- or 64-bit integer (what GPUs have atomics for) —
 ///   an element of a view, a component `v[i][c]`, a matrix entry `m(i, j)`;
 /// - a `tack::vec` / `tack::mat` lvalue: one atomic per component, in component order. This is
 ///   not one atomic operation on the whole value: another thread may see some components updated
@@ -20,8 +20,9 @@
 ///
 /// Ordering: relaxed, like CUDA's `atomicAdd`. Atomics order nothing but themselves; a kernel's
 /// writes are visible to the host when the launch (or `tack::fence()`) returns.
-/// Host implementation: `std::atomic_ref`; device: CUDA's intrinsics (`atomicAdd`, `atomicMin`,
-/// `atomicCAS` ...), min / max of floating-point values by a compare-and-swap loop.
+/// Host implementation: `std::atomic_ref`; device: the intrinsics CUDA and HIP share (`atomicAdd`,
+/// `atomicMin`, `atomicCAS` ...), min / max of floating-point values (and of signed 64-bit
+/// integers on HIP) by a compare-and-swap loop.
 
 #include <tack/core/macros.hpp>
 #include <tack/exec/atomic_kind.hpp>
@@ -31,11 +32,12 @@
 #include <type_traits>
 #include <utility>
 
-// The scalar atomics of the target being compiled: CUDA's intrinsics in nvcc's device pass,
+// The scalar atomics of the target being compiled: the GPU intrinsics in the device pass of nvcc
+// or hipcc (the same names in CUDA and HIP),
 // std::atomic_ref on the host. Each defines `device_atomic` / `device_atomic_cas` or
 // `host_atomic` / `host_atomic_cas` in tack::detail.
 #if TACK_IMPL_DEVICE_PASS
-#include <tack/exec/backend/cuda/atomic.hpp>
+#include <tack/exec/backend/gpu/atomic.hpp>
 #else
 #include <tack/exec/backend/cpu/atomic.hpp>
 #endif

@@ -17,16 +17,24 @@
 #include <string>
 #include <type_traits>
 
-// What a kernel launch compiles to depends on the compiler: under nvcc in a CUDA build a launch on
-// a CUDA device runs the CUDA backend; elsewhere it is refused at run time. Templates whose bodies
+// What a kernel launch compiles to depends on the compiler: under the GPU compiler of the build's
+// GPU backend (nvcc in a CUDA build, clang's HIP mode in a HIP build) a launch on that backend's
+// device runs its kernels; elsewhere it is refused at run time. Templates whose bodies
 // differ this way would be one entity with two definitions when a program mixes .cu and .cpp files
 // (an ODR violation: the linker keeps either body). Everything that dispatches to a backend is
-// therefore declared inside an inline namespace named after the compilation mode, so the two
-// versions have different symbols. Code that calls the dispatchers from templates (launch,
+// therefore declared inside an inline namespace named after the compilation mode, so the versions
+// have different symbols. Code that calls the dispatchers from templates (launch,
 // algorithms) should open the same namespace.
+/// 1 where this translation unit can run tack's GPU kernels: compiled by nvcc in a CUDA build, or
+/// by clang in HIP mode (hipcc) in a HIP build.
 #if TACK_HAS_CUDA && defined(__CUDACC__)
+#define TACK_IMPL_GPU_KERNELS 1
 #define TACK_IMPL_KERNEL_ABI_BEGIN inline namespace kernels_cuda {
+#elif TACK_HAS_HIP && defined(__HIP__)
+#define TACK_IMPL_GPU_KERNELS 1
+#define TACK_IMPL_KERNEL_ABI_BEGIN inline namespace kernels_hip {
 #else
+#define TACK_IMPL_GPU_KERNELS 0
 #define TACK_IMPL_KERNEL_ABI_BEGIN inline namespace kernels_host {
 #endif
 #define TACK_IMPL_KERNEL_ABI_END }
@@ -45,11 +53,34 @@ struct openmp_backend {};
 /// `tack::parallel_for(tack::cuda_backend{}, n, f);`
 struct cuda_backend {};
 
-/// True for the three backend tags. `static_assert(tack::is_backend_v<tack::serial_backend>);`
+/// Runs kernels on the current HIP device (an AMD GPU). Only usable in code compiled by hipcc
+/// (clang in HIP mode) in a HIP build. `tack::parallel_for(tack::hip_backend{}, n, f);`
+struct hip_backend {};
+
+/// True for the GPU backend tags (CUDA, HIP): their kernels run on a device, never on the CPU.
+/// `if constexpr (tack::is_gpu_backend_v<B>) ...`
 template <class B>
-inline constexpr bool is_backend_v = std::is_same_v<std::remove_cvref_t<B>, serial_backend> ||
-                                     std::is_same_v<std::remove_cvref_t<B>, openmp_backend> ||
-                                     std::is_same_v<std::remove_cvref_t<B>, cuda_backend>;
+inline constexpr bool is_gpu_backend_v = std::is_same_v<std::remove_cvref_t<B>, cuda_backend> ||
+                                         std::is_same_v<std::remove_cvref_t<B>, hip_backend>;
+
+/// True for the backend tags. `static_assert(tack::is_backend_v<tack::serial_backend>);`
+template <class B>
+inline constexpr bool is_backend_v =
+    std::is_same_v<std::remove_cvref_t<B>, serial_backend> ||
+    std::is_same_v<std::remove_cvref_t<B>, openmp_backend> || is_gpu_backend_v<B>;
+
+/// The device a backend's kernels run on by default: `tack::cuda(0)` for CUDA, `tack::hip(0)` for
+/// HIP, the CPU otherwise. `auto d = tack::backend_device<tack::hip_backend>();  // hip:0`
+template <class B>
+constexpr device backend_device() noexcept {
+  if constexpr (std::is_same_v<std::remove_cvref_t<B>, cuda_backend>) {
+    return cuda(0);
+  } else if constexpr (std::is_same_v<std::remove_cvref_t<B>, hip_backend>) {
+    return hip(0);
+  } else {
+    return cpu();
+  }
+}
 
 /// A backend tag (constrains the overloads whose first argument names the backend). Not named
 /// `backend`: that is the namespace of backend internals (`tack::backend::cuda`).
@@ -58,14 +89,17 @@ concept backend_tag = is_backend_v<B>;
 
 TACK_IMPL_KERNEL_ABI_BEGIN
 /// Whether this translation unit can run kernels on backend `B`: serial always, OpenMP when tack is
-/// built with it, CUDA in a CUDA build and only in code compiled by nvcc (the kernels are templates
-/// that only nvcc can compile). `if constexpr (tack::backend_available_v<tack::openmp_backend>) ...`
+/// built with it, CUDA in a CUDA build and only in code compiled by nvcc, HIP in a HIP build and
+/// only in code compiled by hipcc (the kernels are templates that only those compilers compile).
+/// `if constexpr (tack::backend_available_v<tack::openmp_backend>) ...`
 template <class B>
 inline constexpr bool backend_available_v = std::is_same_v<B, serial_backend> ||
                                             (std::is_same_v<B, openmp_backend> &&
                                              TACK_HAS_OPENMP) ||
 #if TACK_HAS_CUDA && defined(__CUDACC__)
                                             std::is_same_v<B, cuda_backend>;
+#elif TACK_HAS_HIP && defined(__HIP__)
+                                            std::is_same_v<B, hip_backend>;
 #else
                                             false;
 #endif
@@ -107,6 +141,14 @@ constexpr void require_backend() {
     static_assert(sizeof(Backend) == 0,
                   "tack: tack::cuda_backend kernels must be compiled by nvcc; compile this file "
                   "as CUDA (a .cu file, or set_source_files_properties(... LANGUAGE CUDA))");
+  } else if constexpr (std::is_same_v<Backend, hip_backend> && !TACK_HAS_HIP) {
+    static_assert(sizeof(Backend) == 0,
+                  "tack: tack::hip_backend needs a HIP build of tack; configure with "
+                  "TACK_ENABLE_HIP=ON, or use tack::serial_backend / tack::openmp_backend");
+  } else if constexpr (std::is_same_v<Backend, hip_backend> && !backend_available_v<Backend>) {
+    static_assert(sizeof(Backend) == 0,
+                  "tack: tack::hip_backend kernels must be compiled by hipcc; compile this file "
+                  "as HIP (a .hip file, or set_source_files_properties(... LANGUAGE HIP))");
   } else if constexpr (std::is_same_v<Backend, openmp_backend> && !TACK_HAS_OPENMP) {
     static_assert(sizeof(Backend) == 0,
                   "tack: tack::openmp_backend needs tack built with OpenMP "

@@ -406,9 +406,8 @@ void launch_forms(Backend backend, index_t n, const K& kernel, const Forms& form
 template <class Backend, class K, class... Args>
 void launch_on(Backend backend, const device& d, index_t n, const K& kernel, const Args&... args) {
   if (n < 0) throw_negative_count("tack::launch", n);
-  // Restrict views on the CPU only: the CUDA backend gets one instantiation per layout.
-  constexpr bool restrict_views =
-      !std::is_same_v<Backend, cuda_backend> && restrict_candidate_v<K, Args...>;
+  // Restrict views on the CPU only: the GPU backend gets one instantiation per layout.
+  constexpr bool restrict_views = !is_gpu_backend_v<Backend> && restrict_candidate_v<K, Args...>;
   launch_writes writes;
   collect_launch_arguments(d, writes, args...);
   auto refuse = [&] {
@@ -458,11 +457,12 @@ void launch(const device& d, index_t n, const K& kernel, const Args&... args) {
                           [&](auto backend) { detail::launch_on(backend, d, n, kernel, args...); });
 }
 
-/// `launch` on a named backend (`tack::serial_backend{}`, `openmp_backend{}`, `cuda_backend{}`);
-/// arrays must be on the backend's device kind (the CPU for serial and OpenMP).
+/// `launch` on a named backend (`tack::serial_backend{}`, `openmp_backend{}`, `cuda_backend{}`,
+/// `hip_backend{}`); arrays must be on the backend's device (`backend_device<Backend>()`: the CPU
+/// for serial and OpenMP, GPU 0 for CUDA and HIP).
 template <backend_tag Backend, class K, class... Args>
 void launch(Backend backend, index_t n, const K& kernel, const Args&... args) {
-  const device d = std::is_same_v<Backend, cuda_backend> ? cuda(0) : cpu();
+  const device d = backend_device<Backend>();
   detail::launch_on(backend, d, n, kernel, args...);
 }
 

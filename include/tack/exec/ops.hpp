@@ -6,7 +6,7 @@
 /// An op is a trivially copyable function object with a `TACK_HOST_DEVICE` call `op(a, b)` that
 /// is associative (the backends regroup operands: pairwise on the CPU, trees on the GPU) and a
 /// `template <class T> static T identity()` whose value `e` satisfies `op(e, x) == x`. A user op
-/// needs `identity` for the CUDA backend; the CPU backends never call it.
+/// needs `identity` for the GPU backend; the CPU backends never call it.
 ///
 /// Operand order. Reductions and scans keep the operands of an op in index order (`x0 op x1`,
 /// never `x1 op x0`), as `std::inclusive_scan` requires of nothing but associativity, unless the op

@@ -7,14 +7,15 @@
 /// The kernel is a function object called as `f(i)` (or `f(i, j[, k])` over a `tack::range`) with
 /// `tack::index_t` indices, in no particular order and possibly concurrently: iterations must not
 /// depend on each other. Code that nvcc compiles passes functors or `TACK_LAMBDA(tack::index_t i)
-/// { ... }`, never generic lambdas. Kernels are copied to the device (CUDA) or to each thread
+/// { ... }`, never generic lambdas. Kernels are copied to the device (GPU) or to each thread
 /// (OpenMP), so they hold views and values, never host handles.
 ///
 /// Where it runs: `parallel_for(n, f)` on `tack::default_device()`; `parallel_for(device, n, f)` on
 /// that device's backend (CPU: OpenMP when tack has it and `tack::num_threads() > 1`, else serial;
-/// CUDA: the CUDA backend, only in code compiled by nvcc); `parallel_for(tack::serial_backend{},
-/// n, f)` on a named backend. An exception thrown by a CPU kernel reaches the caller once, after
-/// every thread has stopped; CUDA kernels cannot throw. Launches on CUDA wait for the kernel,
+/// a CUDA or HIP device: the GPU backend, only in code compiled by nvcc or hipcc);
+/// `parallel_for(tack::serial_backend{}, n, f)` on a named backend. An exception thrown by a CPU
+/// kernel reaches the caller once, after every thread has stopped; GPU kernels cannot throw.
+/// Launches on a GPU wait for the kernel,
 /// except on a `tack::stream` (`parallel_for(stream, n, f)` or inside a `tack::stream_scope`).
 
 #include <tack/core/index.hpp>
@@ -126,7 +127,7 @@ void parallel_for(const device& d, const range<Rank>& r, const F& f) {
                           [&](auto backend) { tack::parallel_for(backend, r, f); });
 }
 
-/// Queues `f(i)` for every `i` in `[0, n)` on stream `s` (tack/exec/stream.hpp): on a CUDA device
+/// Queues `f(i)` for every `i` in `[0, n)` on stream `s` (tack/exec/stream.hpp): on a GPU device
 /// it returns once the kernel is queued (`s.synchronize()` waits); on the CPU it runs now.
 /// `tack::parallel_for(s, n, TACK_LAMBDA(tack::index_t i) { v[i] = 0; });`
 template <class F>

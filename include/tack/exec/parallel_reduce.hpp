@@ -16,8 +16,9 @@
 ///   or 8 (doubles) independent accumulators that vectorize; the block results are combined in a
 ///   fixed pairwise tree. The result is bit-identical for every thread count and every run, and a
 ///   floating-point sum's rounding error grows like log(n), not n as in a strict-order loop.
-/// - CUDA: a fixed two-pass block tree (exec/backend/cuda/parallel_reduce.hpp), bit-identical
-///   from run to run; it needs `Op::identity<T>()`. It can differ from the CPU in the last bits.
+/// - CUDA and HIP: a fixed two-pass block tree (exec/backend/gpu/parallel_reduce.hpp),
+///   bit-identical from run to run; it needs `Op::identity<T>()`. It can differ from the CPU in the
+///   last bits.
 ///
 /// Algorithms reduce any readable array `a` with
 /// `tack::parallel_reduce(dev, a.size(), init, TACK_LAMBDA(tack::index_t i) { return a[i]; }, op)`.

@@ -21,9 +21,9 @@
 /// Determinism. CPU with several threads: two passes over blocks fixed by `n` (block sums reduced
 /// pairwise, prefixes of the blocks combined in order, each block then scanned in order) — the
 /// same bits for every thread count >= 2 and every run. CPU with one thread (serial backend, or
-/// `tack::num_threads() == 1`): one strict pass in index order. CUDA: three fixed passes
-/// (exec/backend/cuda/parallel_scan.hpp), needing `Op::identity<T>()`. Floating-point results of
-/// these groupings differ in the last bits; integers agree everywhere.
+/// `tack::num_threads() == 1`): one strict pass in index order. CUDA and HIP: three fixed
+/// passes (exec/backend/gpu/parallel_scan.hpp), needing `Op::identity<T>()`. Floating-point results
+/// of these groupings differ in the last bits; integers agree everywhere.
 ///
 /// `auto total = tack::parallel_scan(n, 0, TACK_LAMBDA(tack::index_t i) { return counts[i]; },
 ///     TACK_LAMBDA(tack::index_t i, int excl, int) { offsets[i] = excl; });`

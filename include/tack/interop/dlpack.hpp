@@ -20,6 +20,7 @@
 #include <tack/array/factories.hpp>
 #include <tack/core/error.hpp>
 #include <tack/core/index.hpp>
+#include <tack/detail/gpu_runtime.hpp>
 #include <tack/interop/dlpack_abi.hpp>
 #include <tack/memory/allocator.hpp>
 #include <tack/memory/device.hpp>
@@ -68,7 +69,7 @@ constexpr dlpack::DLDataType dlpack_dtype_of() noexcept {
 /// `"float32"`, `"int64"`, `"bool"`, `"float32x4"` (lanes), `"code 9, 8 bits"` (unknown code).
 std::string dlpack_dtype_string(dlpack::DLDataType dt);
 
-/// `"kDLCPU"`, `"kDLCUDA"`, … or `"device type 10"`.
+/// `"kDLCPU"`, `"kDLCUDA"`, `"kDLROCM"`, … or `"device type 4"`.
 std::string dlpack_device_type_string(std::int32_t type);
 
 /// `"(4, 3)"`, or `"null"` for a null list.
@@ -97,15 +98,18 @@ struct dlpack_export_context {
 };
 
 /// The DLPack device of an array's memory: the allocator's memory space says pinned or managed.
+/// HIP memory is kDLROCM, managed memory included (DLPack has no managed type for ROCm), and
+/// pinned memory of a HIP build kDLROCMHost.
 template <class A>
 dlpack::DLDevice dlpack_device_of(const A& a) {
   const tack::device d = a.device();
   const allocator_id id = a.allocator();
   if (d.is_cpu()) {
     if (id >= 0 && allocator_from_id(id).space() == memory_space::pinned)
-      return {dlpack::kDLCUDAHost, 0};
+      return {gpu_device_kind == device_kind::hip ? dlpack::kDLROCMHost : dlpack::kDLCUDAHost, 0};
     return {dlpack::kDLCPU, 0};
   }
+  if (d.is_hip()) return {dlpack::kDLROCM, d.id()};
   // Borrowed device memory has no allocator: host-accessible CUDA memory is managed memory.
   const bool managed =
       id >= 0 ? allocator_from_id(id).space() == memory_space::unified : a.host_accessible();
@@ -367,10 +371,12 @@ bool dlpack_with_scalar_type(dlpack::DLDataType dt, F&& f) {
 }
 
 /// The producer's side of the DLPack stream protocol (the array API's `__dlpack__(stream=...)`):
-/// for CUDA memory (kDLCUDA, kDLCUDAManaged) the consumer's `stream` is made to wait for the work
-/// tack queued on the device: none means the legacy default stream (1), 2 the per-thread default
-/// stream, a value > 2 a `cudaStream_t`, -1 "no synchronization"; 0 and other negative values are
-/// refused (`value_error`). Host memory (kDLCPU) takes no stream; pinned memory (kDLCUDAHost) is
+/// for GPU memory the consumer's `stream` is made to wait for the work tack queued on the device.
+/// CUDA memory (kDLCUDA, kDLCUDAManaged): none means the legacy default stream (1), 2 the
+/// per-thread default stream, a value > 2 a `cudaStream_t`, -1 "no synchronization"; 0 and other
+/// negative values are refused (`value_error`). ROCm memory (kDLROCM): none means the default
+/// stream (0), a value > 2 a `hipStream_t`, -1 no synchronization; 1, 2 and other negative values
+/// are refused. Host memory (kDLCPU) takes no stream; pinned memory (kDLCUDAHost, kDLROCMHost) is
 /// written by tack before every operation returns, so a stream asks for nothing there.
 void dlpack_hand_over(const dlpack::DLDevice& dev, std::optional<std::intptr_t> stream,
                       const char* op);
@@ -378,10 +384,12 @@ void dlpack_hand_over(const dlpack::DLDevice& dev, std::optional<std::intptr_t> 
 }  // namespace detail
 
 /// The `stream` tack passes to a producer's `__dlpack__` when it imports memory of device `d`:
-/// 1 (the legacy default stream, where tack's kernels and copies run) for a CUDA device, none for
-/// the CPU. `auto s = tack::dlpack_consumer_stream(tack::cuda(0));  // 1`
+/// 1 (the legacy default stream, where tack's kernels and copies run) for a CUDA device, 0 (the
+/// default stream) for a HIP device, none for the CPU.
+/// `auto s = tack::dlpack_consumer_stream(tack::cuda(0));  // 1`
 inline std::optional<std::intptr_t> dlpack_consumer_stream(const device& d) noexcept {
   if (d.is_cuda()) return std::intptr_t{1};
+  if (d.is_hip()) return std::intptr_t{0};
   return std::nullopt;
 }
 
@@ -409,8 +417,9 @@ dlpack::DLManagedTensorVersioned* to_dlpack(const A& a) {
 
 /// The export with the consumer's stream, as `__dlpack__(stream=...)` passes it: for CUDA memory
 /// the consumer's stream waits for tack's work on the device first (none: the legacy default
-/// stream; 1, 2, a `cudaStream_t`, or -1 for no synchronization; 0 is a `value_error`); host
-/// memory takes none. `auto* t = tack::to_dlpack(a, consumer_stream);`
+/// stream; 1, 2, a `cudaStream_t`, or -1 for no synchronization; 0 is a `value_error`); for ROCm
+/// memory likewise (none or 0: the default stream; a `hipStream_t`; -1; 1 and 2 are a
+/// `value_error`); host memory takes none. `auto* t = tack::to_dlpack(a, consumer_stream);`
 template <class A>
 dlpack::DLManagedTensorVersioned* to_dlpack(const A& a, std::optional<std::intptr_t> stream) {
   dlpack::DLManagedTensorVersioned* t = to_dlpack(a);
@@ -445,9 +454,9 @@ dlpack::DLManagedTensor* to_dlpack_legacy(const A& a) {
 /// dies. The tensor must be `Rank` dimensions of `T`'s scalar type plus `T`'s component extents
 /// (`vec3f`: a trailing 3; `mat<float, 2, 3>`: trailing 2, 3), row-major compact (null strides
 /// count as compact); `byte_offset` is honoured. READ_ONLY gives read-only memory (writes throw
-/// `read_only_error`); `T = const U` gives the read-only handle type. A mismatch is a
-/// `value_error` naming the expected type and the tensor; other devices than CPU and CUDA a
-/// `device_error`. The tensor is consumed even when the import throws (its deleter has then run).
+/// `read_only_error`); `T = const U` gives the read-only handle type. A mismatch is a `value_error`
+/// naming the expected type and the tensor; other devices than CPU, CUDA and ROCm (and a GPU kind
+/// the build has no backend for) a `device_error`. The tensor is consumed even when the import throws (its deleter has then run).
 /// `auto pts = tack::from_dlpack<tack::vec3f>(t);  // t: float32 (n, 3)`
 template <class T, int Rank = 1>
 array<T, Rank> from_dlpack(dlpack::DLManagedTensorVersioned* t) {

@@ -24,6 +24,8 @@ enum DLDeviceType : std::int32_t {
   kDLCPU = 1,          ///< host memory
   kDLCUDA = 2,         ///< CUDA device memory
   kDLCUDAHost = 3,     ///< pinned host memory (cudaMallocHost)
+  kDLROCM = 10,        ///< ROCm (HIP) device memory
+  kDLROCMHost = 11,    ///< pinned host memory (hipHostMalloc)
   kDLCUDAManaged = 13  ///< CUDA managed (unified) memory
 };
 

@@ -47,7 +47,7 @@ public:
     zeroed = zeroed_on_allocate(bytes);
     return p;
   }
-  /// A short name for messages (`"host"`, `"cuda:0 device"`, `"pool(host)"`).
+  /// A short name for messages (`"host"`, `"cuda:0 device"`, `"hip:0 unified"`, `"pool(host)"`).
   virtual std::string name() const = 0;
 };
 
@@ -55,9 +55,11 @@ public:
 allocator_id register_allocator(std::shared_ptr<allocator> a);
 
 /// The default allocator id of a memory space on a device: `get_allocator(memory_space::host)` for
-/// CPU memory, `get_allocator(memory_space::device, tack::cuda(1))` for memory of GPU 1.
-/// `dynamic` means "the natural space of `d`" (host for the CPU, device for a GPU).
-/// An unavailable space (device memory in a build without CUDA) is a `device_error`.
+/// CPU memory, `get_allocator(memory_space::device, tack::cuda(1))` for memory of GPU 1
+/// (`tack::hip(1)` in a HIP build). `dynamic` means "the natural space of `d`" (host for the CPU,
+/// device for a GPU); device or unified memory asked of the CPU is that of the build's first GPU.
+/// An unavailable space (device memory in a build without a GPU backend, HIP memory in a CUDA
+/// build) is a `device_error` naming the space and the device.
 allocator_id get_allocator(memory_space space, device d = device{});
 
 /// The default allocator id for arrays on `d` (host memory for the CPU, device memory for a GPU).
@@ -77,11 +79,11 @@ void release_pool(allocator_id pool);
 /// Bytes a pool allocator holds in its cache right now (for tests and diagnostics).
 std::size_t pool_cached_bytes(allocator_id pool);
 
-/// Device memory of a GPU (the default allocator of `tack::cuda(id)`) comes from the device's
-/// stream-ordered memory pool (`cudaMallocAsync`): a freed block stays reserved and the next
-/// allocation reuses it without a device synchronization, up to the pool's release threshold
-/// (default: no limit; `trim_device_pool` returns memory to the driver). A CPU device is a
-/// `value_error`, an unavailable GPU a `device_error`.
+/// Device memory of a GPU (the default allocator of `tack::cuda(id)` or `tack::hip(id)`) comes from
+/// the device's stream-ordered memory pool (`cudaMallocAsync`, `hipMallocAsync`): a freed block
+/// stays reserved and the next allocation reuses it without a device synchronization, up to the
+/// pool's release threshold (default: no limit; `trim_device_pool` returns memory to the driver). A
+/// CPU device is a `value_error`, an unavailable GPU a `device_error`.
 /// `tack::set_device_pool_release_threshold(tack::cuda(0), std::size_t{1} << 30);`
 void set_device_pool_release_threshold(device d, std::size_t bytes);
 

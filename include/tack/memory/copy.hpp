@@ -14,7 +14,8 @@ namespace tack::detail {
 
 /// Copies `bytes` bytes from `src` to `dst`; `*_host` says whether each side is host-accessible.
 /// Host to host uses `host_copy` (streaming stores and threads for large blocks); anything that
-/// touches device memory goes through the CUDA runtime (a `device_error` in a build without it):
+/// touches device memory goes through the GPU runtime of the build (CUDA or HIP; a `device_error`
+/// in a build without one):
 /// device to device on the device, host <-> device through pinned staging buffers in chunks when
 /// the host memory is pageable and the copy is large (`staging_plan`).
 /// Overlapping ranges give `memmove`'s result (host: `memmove`; device: through a device copy).
@@ -32,15 +33,15 @@ void host_copy(void* dst, const void* src, std::size_t bytes) noexcept;
 /// with streaming stores for large fills (`size` in 1, 2, 4, 8, 16, 32, 64 or any other).
 void host_fill(void* dst, const void* value, std::size_t size, std::size_t count) noexcept;
 
-/// Fills device memory on the device: `cudaMemset` when the pattern is one repeated byte (zeros),
+/// Fills device memory on the device: a memset when the pattern is one repeated byte (zeros),
 /// else a kernel storing the pattern in the widest words the alignment allows. No host pass.
 void device_fill(void* dst, const void* value, std::size_t size, std::size_t count);
 
 /// One side of a component-wise copy: `components` scalars of kind `kind` per element; scalar `c`
 /// of element `i` is at `base[c] + i * stride` bytes. An AoS array of `vec3f` has `base[c] =
 /// first + 4 c` and `stride = 12`; a SoA one `base[c]` = component `c`'s first element and
-/// `stride = 4`. `host` says whether host code may touch the memory; `device_id` is the CUDA
-/// ordinal of device memory (ignored for host memory).
+/// `stride = 4`. `host` says whether host code may touch the memory; `device_id` is the GPU
+/// ordinal of device memory (of the build's GPU backend; ignored for host memory).
 /// `tack::detail::component_span s{bases, 3, 12, tack::scalar_kind::f32, false, 0};`
 struct component_span {
   const std::uintptr_t* base = nullptr;

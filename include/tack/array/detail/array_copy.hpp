@@ -38,12 +38,9 @@ component_span component_span_of(const A& a, std::vector<std::uintptr_t>& bases)
   using S = scalar_t<typename A::value_type>;
   const std::ptrdiff_t stride =
       array_access::visit_storage(a, [&bases](const auto& s) { return s.component_bases(bases); });
-  return {bases.data(),
-          static_cast<int>(bases.size()),
-          stride,
-          scalar_kind_of_v<S>,
-          a.host_accessible(),
-          a.device().is_cuda() ? a.device().id() : 0};
+  return {
+      bases.data(),        static_cast<int>(bases.size()),           stride, scalar_kind_of_v<S>,
+      a.host_accessible(), a.device().is_gpu() ? a.device().id() : 0};
 }
 
 template <class D, class S>

@@ -193,7 +193,7 @@ struct uniform_form {
   template <class V, class Pts>
   TACK_FORCEINLINE void prefetch(const V& values, const Pts& pts, index_t i, index_t n,
                                  bool cells) const {
-#if !defined(__CUDA_ARCH__)
+#if !TACK_IMPL_DEVICE_PASS
     if constexpr (requires { &values[0]; }) {
       if (!cells && i + prefetch_distance < n) prefetch_corners(values, pts[i + prefetch_distance]);
     }
@@ -450,7 +450,7 @@ TACK_HOST_DEVICE inline bool tetra_weights(const double (&x)[8][3], const double
 /// weights when `q` is inside. Simplices are solved directly; the others by Newton's method on
 /// VTK's shape functions (least squares for the 2-D cells, with a distance check to the plane).
 /// Not inlined on the host: one copy serves every kernel variant (it is not a template).
-#if defined(__CUDA_ARCH__) || defined(__CUDACC__)
+#if TACK_IMPL_GPU_COMPILER
 TACK_HOST_DEVICE inline bool cell_weights(int type, int np, const double (&x)[8][3],
                                           const double (&q)[3], double (&w)[8]) {
 #else
@@ -659,7 +659,7 @@ struct unstructured_form {
   /// `i + step`. Each stage reads only what the previous one brought in, except the offsets.
   template <class V, class Pts>
   TACK_FORCEINLINE void prefetch(const V&, const Pts& pts, index_t i, index_t n, bool cells) const {
-#if !defined(__CUDA_ARCH__)
+#if !TACK_IMPL_DEVICE_PASS
     constexpr index_t s = locator_prefetch_step;
     if (i + 3 * s < n) {
       const index_t b = home_bin(pts[i + 3 * s]);
@@ -783,7 +783,7 @@ struct interpolate_kernel {
   index_t n = 0;
 
   TACK_HOST_DEVICE void operator()(index_t i) const {
-#if !defined(__CUDA_ARCH__)
+#if !TACK_IMPL_DEVICE_PASS
     if constexpr (requires { mesh.prefetch(values, points, i, n, cells); }) {
       mesh.prefetch(values, points, i, n, cells);
     }

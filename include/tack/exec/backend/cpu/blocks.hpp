@@ -11,6 +11,7 @@
 /// of threads give bit-identical results.
 
 #include <tack/core/index.hpp>
+#include <tack/core/macros.hpp>
 #include <tack/exec/ops.hpp>
 
 #include <atomic>
@@ -66,7 +67,7 @@ inline constexpr std::uintptr_t reduce_prefetch_bytes = 1024;
 /// consecutive scalars) and one lane iteration covers at least a cache line. GCC and Clang only.
 template <class T, class F>
 inline constexpr bool prefetches_operands_v =
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__)
+#if defined(__GNUC__) && !TACK_IMPL_DEVICE_PASS
     requires(const F& f, index_t j) {
   { f.operand_address(j) } -> std::same_as<std::uintptr_t>;
 }
@@ -120,7 +121,7 @@ inline constexpr bool vectorizer_sum_v =
 /// at most `1024 / width` values in order (256 for doubles with SSE2, 128 with AVX2).
 inline constexpr index_t vectorizer_leaf_size = 1024;
 
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#if defined(_OPENMP) && !TACK_IMPL_DEVICE_PASS
 // (The reduction variable is always named `sum`: _Pragma takes one string literal.)
 #define TACK_IMPL_SIMD_SUM _Pragma("omp simd reduction(+ : sum)")
 #else

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
-// Device-side copies of the host library (declared in tack/detail/cuda_runtime.hpp): fills,
-// overlapping moves, component-wise copies across layouts and scalar types, and permutations.
+// Device-side copies of the host library (declared in tack/detail/gpu_runtime.hpp), one source for
+// CUDA and HIP (compiled by nvcc or hipcc): fills, overlapping moves, component-wise copies across
+// layouts and scalar types, and permutations.
 #include "check.hpp"
 
 #include <tack/array/array.hpp>  // detail::convert_scalar: astype's conversions, one definition
-#include <tack/detail/cuda_runtime.hpp>
-#include <tack/exec/backend/cuda/launch.hpp>
+#include <tack/detail/gpu_runtime.hpp>
+#include <tack/exec/backend/gpu/launch.hpp>
 #include <tack/memory/copy.hpp>
-
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -19,19 +18,15 @@
 namespace tack::detail {
 namespace {
 
-namespace bc = tack::backend::cuda;
-using cuda_impl::device_guard;
+namespace bc = tack::backend::gpu;
+namespace api = tack::backend::gpu::api;
+using gpu_impl::device_guard;
+using gpu_impl::device_of_pointer;
 
-int device_of_pointer(const void* p) {
-  cudaPointerAttributes a{};
-  TACK_IMPL_CUDA_CHECK(cudaPointerGetAttributes(&a, p), "cudaPointerGetAttributes");
-  return a.device;
-}
-
-// Checks the launches just made; on the legacy default stream also waits for them.
+// Checks the launches just made; on the default stream also waits for them.
 void complete(const bc::work_stream& ws, const char* what) {
-  TACK_IMPL_CUDA_CHECK(cudaGetLastError(), what);
-  if (!ws.queued) TACK_IMPL_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy), what);
+  TACK_IMPL_GPU_CHECK(api::get_last_error(), what);
+  if (!ws.queued) TACK_IMPL_GPU_CHECK(api::stream_synchronize(api::default_stream), what);
 }
 
 // ---- fill ----------------------------------------------------------------------------------------
@@ -131,7 +126,7 @@ using bits_t = std::conditional_t<
                        std::conditional_t<Size == 4, std::uint32_t, std::uint64_t>>>;
 
 void launch_components(const side& d, const side& s, int components, std::size_t n, scalar_kind dk,
-                       scalar_kind sk, cudaStream_t stream) {
+                       scalar_kind sk, api::stream_t stream) {
   const unsigned grid = bc::grid_for(static_cast<index_t>(n));
   const unsigned block = bc::block_threads;
   if (dk == sk) {
@@ -178,21 +173,22 @@ void permute_words(void* dst, const void* src, std::size_t element_bytes,
   const std::size_t per = element_bytes / sizeof(W);
   const std::size_t nwords = per * n;
   permute_kernel<W>
-      <<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads, 0, cudaStreamLegacy>>>(
+      <<<bc::grid_for(static_cast<index_t>(nwords)), bc::block_threads, 0, api::default_stream>>>(
           static_cast<W*>(dst), static_cast<const W*>(src), per, permutation, nwords);
   complete(bc::work_stream{}, "tack: permutation kernel");
 }
 
 }  // namespace
 
-void cuda_fill(void* dst, const void* value, std::size_t size, std::size_t count) {
+void gpu_fill(void* dst, const void* value, std::size_t size, std::size_t count) {
   if (count == 0 || size == 0) return;
   const auto* v = static_cast<const unsigned char*>(value);
   device_guard g(device_of_pointer(dst));
   const bc::work_stream ws = bc::current_work_stream("tack: device fill");
   const std::size_t bytes = size * count;
   if (std::all_of(v, v + size, [&](unsigned char b) { return b == v[0]; })) {
-    TACK_IMPL_CUDA_CHECK(cudaMemsetAsync(dst, v[0], bytes, ws.handle), "cudaMemsetAsync");
+    TACK_IMPL_GPU_CHECK(api::memset_async(dst, v[0], bytes, ws.handle),
+                        TACK_IMPL_GPU_NAME("MemsetAsync"));
     complete(ws, "tack: device fill");
     return;
   }
@@ -221,20 +217,20 @@ void cuda_fill(void* dst, const void* value, std::size_t size, std::size_t count
     return;
   }
   // An element larger than the pattern: one element from the host, then doubling device copies.
-  // (A copy from pageable host memory has read `value` when cudaMemcpyAsync returns.)
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, value, size, cudaMemcpyHostToDevice, ws.handle),
-                       "cudaMemcpyAsync");
+  // (A copy from pageable host memory has read `value` when the async copy call returns.)
+  TACK_IMPL_GPU_CHECK(api::memcpy_async(dst, value, size, api::host_to_device, ws.handle),
+                      TACK_IMPL_GPU_NAME("MemcpyAsync"));
   auto* d = static_cast<char*>(dst);
   for (std::size_t done = size; done < bytes;) {
     const std::size_t n = std::min(done, bytes - done);
-    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(d + done, d, n, cudaMemcpyDeviceToDevice, ws.handle),
-                         "cudaMemcpyAsync");
+    TACK_IMPL_GPU_CHECK(api::memcpy_async(d + done, d, n, api::device_to_device, ws.handle),
+                        TACK_IMPL_GPU_NAME("MemcpyAsync"));
     done += n;
   }
   complete(ws, "tack: device fill");
 }
 
-void cuda_memmove(void* dst, const void* src, std::size_t bytes) {
+void gpu_memmove(void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0 || dst == src) return;
   const int id = device_of_pointer(dst);
   device_guard g(id);
@@ -242,22 +238,22 @@ void cuda_memmove(void* dst, const void* src, std::size_t bytes) {
   const auto d = reinterpret_cast<std::uintptr_t>(dst);
   const auto s = reinterpret_cast<std::uintptr_t>(src);
   if (!(d < s + bytes && s < d + bytes)) {
-    TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, ws.handle),
-                         "cudaMemcpyAsync");
+    TACK_IMPL_GPU_CHECK(api::memcpy_async(dst, src, bytes, api::device_to_device, ws.handle),
+                        TACK_IMPL_GPU_NAME("MemcpyAsync"));
     complete(ws, "tack: device move");
     return;
   }
   // Overlapping device-to-device copies are undefined: through scratch on the same device (freed
-  // on the legacy default stream, which waits for `ws`).
-  const cuda_impl::scratch_block tmp(bytes, id);
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(tmp.get(), src, bytes, cudaMemcpyDeviceToDevice, ws.handle),
-                       "cudaMemcpyAsync");
-  TACK_IMPL_CUDA_CHECK(cudaMemcpyAsync(dst, tmp.get(), bytes, cudaMemcpyDeviceToDevice, ws.handle),
-                       "cudaMemcpyAsync");
+  // on the default stream, which waits for `ws`).
+  const gpu_impl::scratch_block tmp(bytes, id);
+  TACK_IMPL_GPU_CHECK(api::memcpy_async(tmp.get(), src, bytes, api::device_to_device, ws.handle),
+                      TACK_IMPL_GPU_NAME("MemcpyAsync"));
+  TACK_IMPL_GPU_CHECK(api::memcpy_async(dst, tmp.get(), bytes, api::device_to_device, ws.handle),
+                      TACK_IMPL_GPU_NAME("MemcpyAsync"));
   complete(ws, "tack: device move");
 }
 
-void cuda_copy_components(const component_span& dst, const component_span& src, std::size_t n) {
+void gpu_copy_components(const component_span& dst, const component_span& src, std::size_t n) {
   if (n == 0) return;
   if (dst.components != src.components) {
     throw value_error("tack: a component-wise copy needs as many components on both sides (" +
@@ -276,22 +272,23 @@ void cuda_copy_components(const component_span& dst, const component_span& src, 
     d.stride = dst.stride;
     s.stride = src.stride;
     launch_components(d, s, count, n, dst.kind, src.kind, ws.handle);
-    TACK_IMPL_CUDA_CHECK(cudaGetLastError(), "tack: component copy kernel");
+    TACK_IMPL_GPU_CHECK(api::get_last_error(), "tack: component copy kernel");
   }
   complete(ws, "tack: component copy kernel");
 }
 
-void cuda_permute(void* data, std::size_t element_bytes, const std::int64_t* permutation,
-                  std::size_t n, int device_id) {
+void gpu_permute(void* data, std::size_t element_bytes, const std::int64_t* permutation,
+                 std::size_t n, int device_id) {
   if (n < 2 || element_bytes == 0) return;
   device_guard g(device_id);
-  // On the legacy default stream, after a non-blocking current stream's writes (as sort).
-  if (const cudaStream_t s = cuda_impl::nonblocking_current_stream(device_id)) {
-    cuda_impl::order_after(cudaStreamLegacy, s, "tack: permutation");
+  // On the default stream, after a non-blocking current stream's writes (as sort).
+  if (const api::stream_t s = gpu_impl::nonblocking_current_stream(device_id)) {
+    gpu_impl::order_after(api::default_stream, s, "tack: permutation");
   }
   const std::size_t bytes = element_bytes * n;
-  const cuda_impl::scratch_block tmp(bytes, device_id);
-  TACK_IMPL_CUDA_CHECK(cudaMemcpy(tmp.get(), data, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy");
+  const gpu_impl::scratch_block tmp(bytes, device_id);
+  TACK_IMPL_GPU_CHECK(api::memcpy(tmp.get(), data, bytes, api::device_to_device),
+                      TACK_IMPL_GPU_NAME("Memcpy"));
   const auto align = reinterpret_cast<std::uintptr_t>(data) | element_bytes;
   if (align % 16 == 0) {
     permute_words<uint4>(data, tmp.get(), element_bytes, permutation, n);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file The CUDA backend's `parallel_reduce`: deterministic two-pass block reduction (not CUB's
-/// DeviceReduce, whose grouping may change with the GPU and the CUB version).
-/// Pass 1: block `b` of `cuda_blocks` (fixed by `n`) is reduced by one thread block — each thread
+/// @file The GPU backend's `parallel_reduce` (CUDA and HIP, one source): deterministic two-pass
+/// block reduction (not CUB's or rocPRIM's device reduce, whose grouping may change with the GPU
+/// and the library version).
+/// Pass 1: block `b` of `gpu_blocks` (fixed by `n`) is reduced by one thread block — each thread
 /// strides over the block's indices, then a shared-memory tree combines the 256 partials (for an
 /// op that does not commute: tiles of consecutive indices, each reduced by a tree of neighbours,
 /// so that operands stay in index order). Pass 2: one thread block combines the block partials the
@@ -11,18 +12,18 @@
 /// so repeated runs (and runs on other GPUs) give bit-identical results. Needs `Op::identity<T>()`
 /// (threads with no index start from it). Synchronizes before returning.
 
-#include <tack/config.hpp>
+#include <tack/exec/backend.hpp>
 
-#if TACK_HAS_CUDA && defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
 
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
-#include <tack/exec/backend/cuda/launch.hpp>
+#include <tack/exec/backend/gpu/launch.hpp>
 #include <tack/exec/ops.hpp>
 
 #include <type_traits>
 
-namespace tack::backend::cuda {
+namespace tack::backend::gpu {
 
 /// Combines the `block_threads` values of `s` (shared memory) in a fixed tree; the result is in
 /// `s[0]` for every thread after the call.
@@ -44,7 +45,7 @@ __device__ inline void block_tree_reduce(T* s, const Op& op) {
 /// `s[t + stride]`) and carried into the block's result in tile order.
 template <class T, class F, class Op>
 __global__ void reduce_blocks_kernel(index_t n, index_t count, F f, Op op, T* partials) {
-  __shared__ alignas(T) unsigned char raw[block_threads * sizeof(T)];
+  alignas(T) __shared__ unsigned char raw[block_threads * sizeof(T)];
   T* s = reinterpret_cast<T*>(raw);
   const index_t b = blockIdx.x;
   const index_t end = block_begin(n, count, b + 1);
@@ -85,40 +86,42 @@ struct partial_reader {
 template <class T, class Op>
 constexpr void require_device_reducible() {
   static_assert(std::is_trivially_copyable_v<T>,
-                "tack::parallel_reduce on CUDA: the value type must be trivially copyable (a "
+                "tack::parallel_reduce on " TACK_IMPL_GPU_VENDOR
+                ": the value type must be trivially copyable (a "
                 "scalar, tack::vec or tack::mat, or a plain struct of them)");
   static_assert(
       requires { Op::template identity<T>(); },
-      "tack::parallel_reduce on CUDA: the op needs `template <class T> static T "
+      "tack::parallel_reduce on " TACK_IMPL_GPU_VENDOR
+      ": the op needs `template <class T> static T "
       "identity()` (threads without an index start from it); see tack::ops::plus");
 }
 
-}  // namespace tack::backend::cuda
+}  // namespace tack::backend::gpu
 
 namespace tack::detail {
 
 template <>
-struct parallel_reduce_impl<cuda_backend> {
+struct parallel_reduce_impl<tack::backend::gpu::api::backend_tag> {
   template <class T, class F, class Op>
   static T run(index_t n, const F& f, const Op& op) {
-    namespace bc = tack::backend::cuda;
+    namespace bc = tack::backend::gpu;
     bc::require_device_reducible<T, Op>();
-    constexpr const char* what = "tack::parallel_reduce on CUDA";
+    constexpr const char* what = "tack::parallel_reduce on " TACK_IMPL_GPU_VENDOR;
     const bc::work_stream ws = bc::current_work_stream(what);
-    const bc::cuda_blocks blocks(n);
+    const bc::gpu_blocks blocks(n);
     bc::scratch<T> partials(static_cast<std::size_t>(blocks.count) + 1, what);
     T* result = partials.data() + blocks.count;
     bc::reduce_blocks_kernel<T>
         <<<static_cast<unsigned>(blocks.count), bc::block_threads, 0, ws.handle>>>(
             n, blocks.count, f, op, partials.data());
-    bc::check(cudaGetLastError(), what);
+    bc::check(bc::api::get_last_error(), what);
     bc::reduce_blocks_kernel<T><<<1, bc::block_threads, 0, ws.handle>>>(
         blocks.count, index_t{1}, bc::partial_reader<T>{partials.data()}, op, result);
-    bc::check(cudaGetLastError(), what);
+    bc::check(bc::api::get_last_error(), what);
     return partials.read(static_cast<std::size_t>(blocks.count), ws, what);
   }
 };
 
 }  // namespace tack::detail
 
-#endif  // TACK_HAS_CUDA && __CUDACC__
+#endif  // TACK_IMPL_GPU_KERNELS

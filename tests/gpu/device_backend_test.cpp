@@ -4,8 +4,8 @@
 // layouts, astype, copyto from implicit arrays, growth, host <-> device copies large enough to go
 // through the pinned staging buffers, sort and sort_by_key (scalars, and any type with a
 // comparator), DLPack streams. On the CPU backends the same calls run the host paths (the
-// expected values are computed independently on the host); the cuda cases need a GPU and skip
-// with a reason without one. Compiled by nvcc in CUDA builds.
+// expected values are computed independently on the host); the GPU cases (cuda, hip) need a GPU and
+// skip with a reason without one. Compiled by nvcc in CUDA builds and hipcc in HIP builds.
 
 #include <tack/algorithms/sort.hpp>
 #include <tack/array/copyto.hpp>
@@ -13,6 +13,7 @@
 #include <tack/arrays/counting.hpp>
 #include <tack/arrays/permutation.hpp>
 #include <tack/arrays/transform.hpp>
+#include <tack/exec/stream.hpp>
 #include <tack/interop/dlpack.hpp>
 #include <tack/types/mat.hpp>
 #include <tack/types/vec.hpp>
@@ -45,7 +46,7 @@ protected:
   tack::options on(tack::layout l = tack::layout::aos) const {
     return {.device = dev(), .layout = l};
   }
-  static constexpr bool gpu = std::is_same_v<B, tack::cuda_backend>;
+  static constexpr bool gpu = tack::test::on_gpu<B>;
 
   // An array on this backend's device holding `values` (copied from the host).
   template <class T>
@@ -195,7 +196,8 @@ TYPED_TEST(device_paths, copyto_into_device_memory_refuses_a_source_on_another_d
     auto out = tack::empty<double>(4, this->on());
     auto host = tack::zeros<double>(4);
     EXPECT_THROW_MSG(tack::copyto(out, tack::arrays::transform(host, square_plus_one{})),
-                     tack::value_error, "tack::copyto", host.describe(), "cuda:0", "to_device");
+                     tack::value_error, "tack::copyto", host.describe(), this->dev().str(),
+                     "to_device");
   }
 }
 
@@ -419,7 +421,22 @@ TYPED_TEST(device_paths, sort_by_key_with_a_comparator_moves_values_of_any_layou
 
 TYPED_TEST(device_paths, dlpack_export_honours_the_consumers_stream) {
   auto a = tack::zeros<float>(8, this->on());
-  if constexpr (TestFixture::gpu) {
+  if constexpr (tack::test::on_hip<TypeParam>) {
+    // ROCm's codes: 0 the default stream, > 2 a hipStream_t, -1 none; 1 and 2 are CUDA's.
+    const tack::stream own(this->dev());
+    for (std::intptr_t s : {std::intptr_t{0}, own.native(), std::intptr_t{-1}}) {
+      auto* t = tack::to_dlpack(a, s);
+      EXPECT_EQ(t->dl_tensor.device.device_type, tack::dlpack::kDLROCM);
+      t->deleter(t);
+    }
+    auto* t = tack::to_dlpack(a, std::nullopt);
+    t->deleter(t);
+    EXPECT_THROW_MSG(tack::to_dlpack(a, 1), tack::value_error, "tack::to_dlpack", "stream 1",
+                     "ROCm", "default stream");
+    EXPECT_THROW_MSG(tack::to_dlpack(a, 2), tack::value_error, "stream 2");
+    EXPECT_THROW_MSG(tack::to_dlpack(a, -7), tack::value_error, "stream -7");
+    EXPECT_EQ(tack::dlpack_consumer_stream(this->dev()), std::optional<std::intptr_t>(0));
+  } else if constexpr (TestFixture::gpu) {
     for (std::intptr_t s : {std::intptr_t{1}, std::intptr_t{2}, std::intptr_t{-1}}) {
       auto* t = tack::to_dlpack(a, s);
       EXPECT_EQ(t->dl_tensor.device.device_type, tack::dlpack::kDLCUDA);

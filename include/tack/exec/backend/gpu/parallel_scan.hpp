@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file The CUDA backend's `parallel_scan`: a deterministic three-pass blocked scan (not CUB's
-/// DeviceScan, whose decoupled look-back combines floating-point prefixes in an order that depends
-/// on timing). Pass 1 reduces each block of `cuda_blocks` (as `parallel_reduce` does: operands in
-/// index order unless the op commutes); pass 2, one thread, combines `init` and the block sums in
-/// block order; pass 3 scans each block in tiles of `block_threads` (a Hillis-Steele scan in
-/// shared memory plus the carried prefix) and calls `store(i, exclusive, inclusive)`. Needs
-/// `Op::identity<T>()`. Waits for its stream before returning (it returns the total).
+/// @file The GPU backend's `parallel_scan` (CUDA and HIP, one source): a deterministic three-pass
+/// blocked scan (not CUB's DeviceScan or rocPRIM's scan, whose decoupled look-back combines
+/// floating-point prefixes in an order that depends on timing). Pass 1 reduces each block of
+/// `gpu_blocks` (as `parallel_reduce` does: operands in index order unless the op commutes); pass
+/// 2, one thread, combines `init` and the block sums in block order; pass 3 scans each block in
+/// tiles of `block_threads` (a Hillis-Steele scan in shared memory plus the carried prefix) and
+/// calls `store(i, exclusive, inclusive)`. Needs `Op::identity<T>()`. Waits for its stream before
+/// returning (it returns the total).
 
-#include <tack/config.hpp>
+#include <tack/exec/backend.hpp>
 
-#if TACK_HAS_CUDA && defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
 
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
-#include <tack/exec/backend/cuda/launch.hpp>
-#include <tack/exec/backend/cuda/parallel_reduce.hpp>
+#include <tack/exec/backend/gpu/launch.hpp>
+#include <tack/exec/backend/gpu/parallel_reduce.hpp>
 
-namespace tack::backend::cuda {
+namespace tack::backend::gpu {
 
 /// `prefix[0] = init`, `prefix[b + 1] = op(prefix[b], sums[b])`: one thread, `count <= 1024`.
 template <class T, class Op>
@@ -37,7 +38,7 @@ __global__ void scan_block_sums_kernel(index_t count, T init, Op op, const T* su
 template <class T, class V, class S, class Op>
 __global__ void scan_blocks_kernel(index_t n, index_t count, V value, S store, Op op,
                                    const T* prefix, T* total) {
-  __shared__ alignas(T) unsigned char raw[block_threads * sizeof(T)];
+  alignas(T) __shared__ unsigned char raw[block_threads * sizeof(T)];
   T* s = reinterpret_cast<T*>(raw);
   const index_t b = blockIdx.x;
   const index_t end = block_begin(n, count, b + 1);
@@ -66,37 +67,37 @@ __global__ void scan_blocks_kernel(index_t n, index_t count, V value, S store, O
   if (b + 1 == count && t == 0) *total = carry;
 }
 
-}  // namespace tack::backend::cuda
+}  // namespace tack::backend::gpu
 
 namespace tack::detail {
 
 template <>
-struct parallel_scan_impl<cuda_backend> {
+struct parallel_scan_impl<tack::backend::gpu::api::backend_tag> {
   template <class T, class V, class S, class Op>
   static T run(index_t n, T init, const V& value, const S& store, const Op& op) {
-    namespace bc = tack::backend::cuda;
+    namespace bc = tack::backend::gpu;
     bc::require_device_reducible<T, Op>();
-    constexpr const char* what = "tack::parallel_scan on CUDA";
+    constexpr const char* what = "tack::parallel_scan on " TACK_IMPL_GPU_VENDOR;
     const bc::work_stream ws = bc::current_work_stream(what);
-    const bc::cuda_blocks blocks(n);
+    const bc::gpu_blocks blocks(n);
     const auto count = static_cast<std::size_t>(blocks.count);
     bc::scratch<T> sums(count, what);
     bc::scratch<T> prefix(count + 1, what);
     const auto grid = static_cast<unsigned>(blocks.count);
     bc::reduce_blocks_kernel<T>
         <<<grid, bc::block_threads, 0, ws.handle>>>(n, blocks.count, value, op, sums.data());
-    bc::check(cudaGetLastError(), what);
+    bc::check(bc::api::get_last_error(), what);
     bc::scan_block_sums_kernel<T>
         <<<1, 1, 0, ws.handle>>>(blocks.count, init, op, sums.data(), prefix.data());
-    bc::check(cudaGetLastError(), what);
+    bc::check(bc::api::get_last_error(), what);
     // prefix[count] (pass 2's total) is read by no block: the last block overwrites it.
     bc::scan_blocks_kernel<T><<<grid, bc::block_threads, 0, ws.handle>>>(
         n, blocks.count, value, store, op, prefix.data(), prefix.data() + count);
-    bc::check(cudaGetLastError(), what);
+    bc::check(bc::api::get_last_error(), what);
     return prefix.read(count, ws, what);
   }
 };
 
 }  // namespace tack::detail
 
-#endif  // TACK_HAS_CUDA && __CUDACC__
+#endif  // TACK_IMPL_GPU_KERNELS

@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SPDX-FileCopyrightText: tack contributors
 #pragma once
-/// @file The CUDA backend's `parallel_for`: one grid-stride kernel template (each thread takes
-/// indices `t, t + grid, t + 2 grid, ...`, so consecutive threads touch consecutive elements and
-/// any `n` fits a bounded grid). Ranges run the same loop over the flat index and decode it.
-/// Synchronizes before returning unless a `tack::stream` is current (exec/backend/cuda/launch.hpp).
+/// @file The GPU backend's `parallel_for` (CUDA and HIP, one source): one grid-stride kernel
+/// template (each thread takes indices `t, t + grid, t + 2 grid, ...`, so consecutive threads touch
+/// consecutive elements and any `n` fits a bounded grid). Ranges run the same loop over the flat
+/// index and decode it. Synchronizes before returning unless a `tack::stream` is current
+/// (exec/backend/gpu/launch.hpp).
 
-#include <tack/config.hpp>
+#include <tack/exec/backend.hpp>
 
-#if TACK_HAS_CUDA && defined(__CUDACC__)
+#if TACK_IMPL_GPU_KERNELS
 
 #include <tack/core/index.hpp>
 #include <tack/exec/backend.hpp>
-#include <tack/exec/backend/cuda/launch.hpp>
+#include <tack/exec/backend/gpu/launch.hpp>
 #include <tack/exec/range.hpp>
 
-namespace tack::backend::cuda {
+namespace tack::backend::gpu {
 
 /// `f(i)` for every `i < n`, grid-stride.
 template <class F>
@@ -37,25 +38,25 @@ __global__ void for_range_kernel(range<Rank> r, index_t n, F f) {
   }
 }
 
-}  // namespace tack::backend::cuda
+}  // namespace tack::backend::gpu
 
 namespace tack::detail {
 
 template <>
-struct parallel_for_impl<cuda_backend> {
+struct parallel_for_impl<tack::backend::gpu::api::backend_tag> {
   template <class F>
   static void run(index_t n, const F& f) {
-    namespace bc = tack::backend::cuda;
-    constexpr const char* what = "tack::parallel_for on CUDA";
+    namespace bc = tack::backend::gpu;
+    constexpr const char* what = "tack::parallel_for on " TACK_IMPL_GPU_VENDOR;
     const bc::work_stream ws = bc::current_work_stream(what);
     bc::for_kernel<<<bc::grid_for(n), bc::block_threads, 0, ws.handle>>>(n, f);
     bc::finish(ws, what);
   }
   template <int Rank, class F>
   static void run(const range<Rank>& r, const F& f) {
-    namespace bc = tack::backend::cuda;
+    namespace bc = tack::backend::gpu;
     const index_t n = r.size();
-    constexpr const char* what = "tack::parallel_for on CUDA";
+    constexpr const char* what = "tack::parallel_for on " TACK_IMPL_GPU_VENDOR;
     const bc::work_stream ws = bc::current_work_stream(what);
     bc::for_range_kernel<<<bc::grid_for(n), bc::block_threads, 0, ws.handle>>>(r, n, f);
     bc::finish(ws, what);
@@ -64,4 +65,4 @@ struct parallel_for_impl<cuda_backend> {
 
 }  // namespace tack::detail
 
-#endif  // TACK_HAS_CUDA && __CUDACC__
+#endif  // TACK_IMPL_GPU_KERNELS
