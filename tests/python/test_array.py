@@ -120,6 +120,12 @@ def test_to_device():
         with pytest.raises(tack.DeviceError):
             tack.set_default_device("cuda:0")
         assert issubclass(tack.DeviceError, RuntimeError)
+    if not tack.is_available("hip:0"):
+        # A HIP device in a build without HIP (or without an AMD GPU): refused by name, saying why.
+        with pytest.raises(tack.DeviceError, match="hip:0 is not available"):
+            a.to_device("hip:0")
+        with pytest.raises(tack.DeviceError, match="hip:0"):
+            tack.set_default_device("hip:0")
 
 
 def test_numpy_snapshot_and_async():

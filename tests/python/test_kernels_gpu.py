@@ -228,6 +228,16 @@ def test_a_device_that_is_not_there_is_refused():
         tack.launch(4, copy_k, tack.zeros(4), tack.zeros(4), device=GPU)
 
 
+def test_a_hip_device_is_refused_by_kernels_written_in_python():
+    # Kernels written in Python compile for the CPU and for CUDA only: a launch that would run on
+    # an AMD GPU is a DeviceError naming the device (checked without one: the rule itself).
+    from tack.kernels import api
+    with pytest.raises(tack.DeviceError, match=r"run on the CPU and on CUDA GPUs, not on hip:0"):
+        api._require_kernel_device(tack, "hip:0")
+    api._require_kernel_device(tack, "cpu")
+    api._require_kernel_device(tack, "cuda:0")
+
+
 def test_a_cpu_launch_on_a_cpu_stream_and_a_stream_that_is_not_one():
     out = tack.zeros(4)
     tack.launch(4, copy_k, out, tack.ones(4), stream=tack.Stream("cpu"))

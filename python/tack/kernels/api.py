@@ -348,6 +348,16 @@ def _launch_device(tack_mod, kern, w, device):
     return _core._kernels.device(None)
 
 
+def _require_kernel_device(tack_mod, dev):
+    """Kernels written in Python compile for the CPU (``TACK_CXX``) and for CUDA GPUs (nvcc);
+    a HIP device is a DeviceError naming it."""
+    if str(dev).startswith("hip"):
+        raise tack_mod.DeviceError(
+            f"tack.launch: kernels written in Python run on the CPU and on CUDA GPUs, not on {dev} "
+            f"(HIP); copy the arrays to the CPU with a.to_device('cpu'), or write the kernel in "
+            f"C++ with tack::launch")
+
+
 def launch(dims, kern, *args, device=None, stream=None):
     """Runs ``kern`` at every index of ``dims`` (an int, or a tuple of up to 3 ints, row-major):
     ``tack.launch(n, blend, out, x, y, 0.25)``. Arguments: tack arrays of any element type, rank
@@ -368,6 +378,7 @@ def launch(dims, kern, *args, device=None, stream=None):
     dims = _dims_tuple(dims)
     w, types = _walk(tack_mod, kern, len(dims), args)
     dev = _launch_device(tack_mod, kern, w, device)
+    _require_kernel_device(tack_mod, dev)
     if stream is not None:
         if not isinstance(stream, tack_mod.Stream):
             raise TypeError(f"tack.launch: stream is a tack.Stream, not "
