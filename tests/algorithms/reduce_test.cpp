@@ -346,12 +346,13 @@ TEST_F(reduce_test, dot_of_different_sizes_names_both) {
 
 TEST_F(reduce_test, runs_on_the_arrays_device_and_refuses_mixed_devices) {
   auto d = tack::empty<float>(4, {.allocator = tack::test::fake_device_allocator()});
-  ASSERT_EQ(d.device(), tack::cuda(0));
+  const tack::device gpu = tack::detail::first_gpu();  // cuda:0, or hip:0 in a HIP build
+  ASSERT_EQ(d.device(), gpu);
   // this translation unit cannot run kernels on a GPU: the reduction says so, naming itself
-  EXPECT_THROW_MSG(tack::sum(d), tack::device_error, "tack::sum", "cuda:0");
+  EXPECT_THROW_MSG(tack::sum(d), tack::device_error, "tack::sum", gpu.str());
   EXPECT_THROW((void)tack::minmax(d), tack::device_error);
   EXPECT_THROW_MSG(tack::dot(tack::zeros<float>(4), d), tack::value_error, "tack::dot", "cpu",
-                   "cuda:0");
+                   gpu.str());
 }
 
 }  // namespace
