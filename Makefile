@@ -29,9 +29,11 @@ deps:
 # configure once; later calls reuse the build directory
 # Every variant names its GPU backend: with AUTO, a machine with hipcc would turn HIP on in the host
 # build (one GPU backend per build).
+# The host variant builds the library, the tests and the examples; the benchmarks have their own
+# build directories (make bench, make bench-quick), compiled for the benchmark machine.
 $(HOST_DIR)/CMakeCache.txt: | deps
 	cmake -S . -B $(HOST_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
-	  $(LAUNCHER) $(CMAKE_FLAGS)
+	  -DTACK_ENABLE_BENCHMARKS=OFF $(LAUNCHER) $(CMAKE_FLAGS)
 
 $(CUDA_DIR)/CMakeCache.txt: | deps
 	cmake -S . -B $(CUDA_DIR) -DCMAKE_BUILD_TYPE=Release -DTACK_ENABLE_CUDA=ON -DTACK_ENABLE_HIP=OFF \
@@ -86,7 +88,7 @@ python: deps $(VENV)/.requirements
 test-python: python $(HOST_DIR)/CMakeCache.txt
 	cmake --build $(HOST_DIR) --target dataset_write_samples -j $(JOBS)
 	TACK_DATASET_SAMPLES_EXE=$(CURDIR)/$(HOST_DIR)/tests/dataset/dataset_write_samples \
-	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests/python
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(JOBS) tests/python
 
 # tack::mpi from Python under mpirun (2 and 4 ranks; the C++ MPI tests run in ctest, label mpi).
 MPIRUN_FLAGS := --oversubscribe $(if $(filter 0,$(shell id -u)),--allow-run-as-root,)
@@ -145,7 +147,7 @@ test-sanitize: deps
 	PYTHONPATH=$(CURDIR)/$(BUILD)/python-asan-pkg ASAN_OPTIONS=detect_leaks=0 \
 	  LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
 	  TACK_DATASET_SAMPLES_EXE=$(CURDIR)/$(HOST_DIR)/tests/dataset/dataset_write_samples \
-	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests/python --deselect tests/python/test_mpi.py
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(JOBS) tests/python --deselect tests/python/test_mpi.py
 	cmake -S . -B $(BUILD)/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"

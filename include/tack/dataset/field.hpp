@@ -62,10 +62,10 @@ void with_mesh_form(const mesh_geometry& g, const tack::device& dev, F&& f) {
           [&](const auto& points) {
             const auto p = points.to_device(dev).as_const();
             p.visit_kernel_form([&](auto pv) {
-              unstructured_form<decltype(pv), tack::view<const index_t, 1>,
+              unstructured_form<decltype(read_points(pv)), tack::view<const index_t, 1>,
                                 tack::view<const std::uint8_t, 1>,
                                 tack::view<const locator_entry, 1>>
-                  form{pv,
+                  form{read_points(pv),
                        conn.view(),
                        off.view(),
                        types.view(),
@@ -159,15 +159,17 @@ inline constexpr std::size_t order_min_bytes = std::size_t{2} << 20;
 /// the same values and cells from the cache instead of each waiting on memory (random queries in a
 /// large mesh otherwise miss the cache for every corner). A counting sort on `dev`'s threads, ties
 /// in query order (the result does not depend on the thread count). Host memory.
-template <class Point>
+template <class S>
 struct query_order {
+  using Point = vec<S, 3>;
   array<index_t> order;
   array<Point> sorted;
 
-  template <class Mesh, class Points>
-  query_order(const tack::device& dev, const Mesh& mesh, const Points& points, index_t n)
+  template <class Mesh>
+  query_order(const tack::device& dev, const Mesh& mesh, const point_reader<S>& points, index_t n)
       : order(tack::empty<index_t>(n, {.device = dev})),
         sorted(tack::empty<Point>(n, {.device = dev})) {
+    using Points = point_reader<S>;
     const index_t buckets = mesh.order_buckets(std::clamp<index_t>(n / 4, 1, index_t{1} << 30));
     const index_t pieces = std::clamp<index_t>(tack::num_threads(), 1, n);
     array<std::uint32_t> keys = tack::empty<std::uint32_t>(n, {.device = dev});
@@ -279,21 +281,12 @@ public:
     static_assert(
         std::is_floating_point_v<scalar_t<T>>,
         "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
-    if (!values_.host_accessible()) {
-      auto one = array_from(std::vector<vec<S, 3>>{point}).to_device(values_.device());
-      return interpolate(one).to_vector()[0];
-    }
-    T result{};
-    const bool cells = space_.kind() == space_kind::L2;
-    detail::with_mesh_form(space_.geometry(), values_.device(), [&](const auto& mesh) {
-      values_.as_const().visit_kernel_form([&](auto vv) {
-        detail::interpolate_kernel<T, std::decay_t<decltype(mesh)>, decltype(vv),
-                                   detail::single_point<vec<S, 3>>, detail::single_result<T>>
-            k{mesh, vv, {point}, {&result}, cells, 0};
-        k(0);
-      });
-    });
-    return result;
+    static_assert(std::is_same_v<S, float> || std::is_same_v<S, double>,
+                  "tack::dataset::field::interpolate: a point is a vec3f or a vec3d");
+    // Exact: every mesh form computes in double.
+    return interpolate_at(vec<double, 3>{static_cast<double>(point[0]),
+                                         static_cast<double>(point[1]),
+                                         static_cast<double>(point[2])});
   }
 
   /// The field at each point of `points` (`vec3f` or `vec3d`, either layout), computed by a kernel
@@ -306,12 +299,47 @@ public:
     static_assert(
         std::is_floating_point_v<scalar_t<T>>,
         "tack::dataset::field::interpolate: interpolation needs a floating-point element type");
+    using S = scalar_t<std::remove_const_t<P>>;
+    static_assert(std::is_same_v<S, float> || std::is_same_v<S, double>,
+                  "tack::dataset::field::interpolate: the points are vec3f or vec3d");
     const tack::device dev = values_.device();
     if (points.device() != dev) {
       throw value_error("tack::dataset::field::interpolate: the points (" + points.describe() +
                         ") are not on the field's device " + dev.str() + "; use points.to_device(" +
                         dev.str() + ")");
     }
+    detail::point_reader<S> reader;
+    if (points.size() > 0) {
+      points.as_const().visit_kernel_form([&](auto pv) { reader = detail::read_points(pv); });
+    }
+    return interpolate_all(reader, dev);
+  }
+
+private:
+  /// `interpolate` at one point, on the host (one kernel call) or, for device values, through a
+  /// one-point array.
+  T interpolate_at(const vec<double, 3>& point) const {
+    if (!values_.host_accessible()) {
+      auto one = array_from(std::vector<vec<double, 3>>{point}).to_device(values_.device());
+      return interpolate(one).to_vector()[0];
+    }
+    T result{};
+    const bool cells = space_.kind() == space_kind::L2;
+    detail::with_mesh_form(space_.geometry(), values_.device(), [&](const auto& mesh) {
+      values_.as_const().visit_kernel_form([&](auto vv) {
+        detail::interpolate_kernel<T, std::decay_t<decltype(mesh)>, decltype(vv),
+                                   detail::single_point<vec<double, 3>>, detail::single_result<T>>
+            k{mesh, vv, {point}, {&result}, cells, 0};
+        k(0);
+      });
+    });
+    return result;
+  }
+
+  /// `interpolate` over the `points.size()` points of `points` (on `dev`): one kernel per mesh
+  /// form, values layout and coordinate type, whatever the points' layout.
+  template <class S>
+  array<T> interpolate_all(const detail::point_reader<S>& points, const tack::device& dev) const {
     const index_t n = points.size();
     array<T> out = tack::empty<T>(n, {.device = dev});
     if (n == 0) return out;
@@ -321,32 +349,30 @@ public:
         dev.is_cpu() && n >= detail::order_min_queries && mesh_bytes() >= detail::order_min_bytes;
     detail::with_mesh_form(space_.geometry(), dev, [&](const auto& mesh) {
       using Mesh = std::decay_t<decltype(mesh)>;
+      using Points = detail::point_reader<S>;
       values_.as_const().visit_kernel_form([&](auto vv) {
-        points.as_const().visit_kernel_form([&](auto pv) {
-          using V = decltype(vv);
-          using PV = decltype(pv);
-          if constexpr (requires { mesh.order_key(pv[0], index_t{1}); }) {
-            if (grouped) {
-              const detail::query_order<std::remove_const_t<P>> q(dev, mesh, pv, n);
-              const auto sv = q.sorted.as_const().view();
-              using RO = detail::reordered<decltype(ov)>;
-              tack::parallel_for(dev, n,
-                                 detail::interpolate_kernel<T, Mesh, V, decltype(sv), RO>{
-                                     mesh, vv, sv, RO{ov, q.order.data()}, cells, n});
-              return;
-            }
+        using V = decltype(vv);
+        if constexpr (requires { mesh.order_key(points[0], index_t{1}); }) {
+          if (grouped) {
+            const detail::query_order<S> q(dev, mesh, points, n);
+            const Points sorted = detail::read_points(q.sorted.as_const().view());
+            using RO = detail::reordered<decltype(ov)>;
+            tack::parallel_for(dev, n,
+                               detail::interpolate_kernel<T, Mesh, V, Points, RO>{
+                                   mesh, vv, sorted, RO{ov, q.order.data()}, cells, n});
+            return;
           }
-          tack::parallel_for(
-              dev, n,
-              detail::interpolate_kernel<T, Mesh, V, PV, decltype(ov)>{mesh, vv, pv, ov, cells, n});
-        });
+        }
+        tack::parallel_for(
+            dev, n,
+            detail::interpolate_kernel<T, Mesh, V, Points, decltype(ov)>{mesh, vv, points, ov, cells,
+                                                                         n});
       });
     });
     out.bump_version();
     return out;
   }
 
-private:
   /// What one interpolation may read besides the points: the values and, for an unstructured
   /// mesh, its cells (an estimate for `query_order`'s threshold).
   std::size_t mesh_bytes() const {

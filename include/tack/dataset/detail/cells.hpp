@@ -13,11 +13,54 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace tack::dataset::detail {
 
 /// Parametric tolerance of "inside a cell" (a point on a face belongs to both cells).
 inline constexpr double param_tol = 1e-6;
+
+/// Points as the mesh forms and the interpolation kernel read them: `vec3` of `S` (f32 or f64) in
+/// either layout, each point read as a `vec3d`. Every form computes in double, so the conversion is
+/// exact and the result is the one a typed view gives. The layout is a run-time stride, so one
+/// kernel serves AoS and SoA points (the element type stays a template parameter: a run-time
+/// branch on it cost 6-10 % in the interpolation benchmarks).
+/// `auto pts = tack::dataset::detail::read_points(points.view());  tack::vec3d p = pts[0];`
+template <class S>
+struct point_reader {
+  const S* coord[3] = {nullptr, nullptr, nullptr};  // each coordinate of point 0
+  index_t step = 3;  // scalars from one point's coordinate to the next point's: 3 AoS, 1 SoA
+  index_t n = 0;
+
+  TACK_HOST_DEVICE index_t size() const { return n; }
+  TACK_HOST_DEVICE vec<double, 3> operator[](index_t i) const {
+    const index_t k = i * step;
+    return vec<double, 3>{static_cast<double>(coord[0][k]), static_cast<double>(coord[1][k]),
+                          static_cast<double>(coord[2][k])};
+  }
+};
+
+/// The reader of a kernel form of `vec3` points (`view` or `soa_view`, of f32 or f64).
+template <class Points>
+auto read_points(const Points& points) {
+  using P = std::remove_const_t<typename Points::value_type>;
+  using S = scalar_t<P>;
+  static_assert(is_vec_v<P> && components_v<P> == 3 &&
+                    (std::is_same_v<S, float> || std::is_same_v<S, double>),
+                "tack::dataset: points are vec3 of f32 or f64");
+  static_assert(sizeof(P) == 3 * sizeof(S), "tack::dataset: a vec3 is three packed coordinates");
+  point_reader<S> r;
+  r.n = points.size();
+  if constexpr (requires { points.component(0); }) {
+    r.step = 1;
+    for (int d = 0; d < 3; ++d) r.coord[d] = points.component(d).data();
+  } else {
+    r.step = 3;
+    const S* first = reinterpret_cast<const S*>(points.data());
+    for (int d = 0; d < 3; ++d) r.coord[d] = first + d;
+  }
+  return r;
+}
 
 /// The values a point interpolates from: `n` indices (points for H1, one cell for L2) and their
 /// weights; `n == 0` means the point is outside the mesh.
