@@ -25,11 +25,12 @@ inline constexpr index_t max_floating_counting_length = index_t{1} << 52;
 /// `omp simd`, assembles vectors from scalar conversions, slower still). Placing `i` in the
 /// mantissa of 2^52 and subtracting 2^52 is exact below 2^52 and costs an `or` and a subtraction,
 /// in vectors or not. (A version exact to 2^63 takes six operations and doubled the instructions
-/// of scalar loops over `counting<double>`; lengths are limited instead.)
+/// of scalar loops over `counting<double>`; lengths are limited instead.) With AVX-512DQ the
+/// conversion is one vector instruction (`vcvtqq2pd`), cheaper than the trick, and is used as is.
 template <class T>
 TACK_FORCEINLINE constexpr T index_to(index_t i) {
   if constexpr (std::is_floating_point_v<T> && sizeof(T) <= sizeof(double)) {
-#if !TACK_IMPL_DEVICE_PASS
+#if !TACK_IMPL_DEVICE_PASS && !defined(__AVX512DQ__)
     if (!std::is_constant_evaluated()) {
 #if defined(__GNUC__)
       // An index the compiler knows to fit in 32 bits (one read from an int32 array, as in a

@@ -133,13 +133,20 @@ inline constexpr index_t vectorizer_leaf_size = 1024;
 /// thread, runs the same machine code and groups the same way: the sum is bit-identical for every
 /// thread count and backend (the tests check it), though another compiler or `-march` may round
 /// differently. The index inside the leaf is 32-bit, so the vectorizer keeps a 32-bit induction
-/// (kernels that narrow the index, such as `counting<int>`, then need no 64-bit vector lanes).
+/// (kernels that narrow the index, such as `counting<int>`, then need no 64-bit vector lanes);
+/// with AVX-512DQ, floating-point sums keep a 64-bit index, which converts to floating point in
+/// one vector instruction where a 32-bit one must first be widened.
 template <class T, class F>
 TACK_IMPL_NOINLINE T reduce_leaf_vectorized_sum(index_t begin, index_t end, const F& f) {
+#if defined(__AVX512DQ__)
+  using leaf_index = std::conditional_t<std::is_floating_point_v<T>, index_t, int>;
+#else
+  using leaf_index = int;
+#endif
   T sum = static_cast<T>(f(begin));
-  const int len = static_cast<int>(end - begin);
+  const auto len = static_cast<leaf_index>(end - begin);
   TACK_IMPL_SIMD_SUM
-  for (int j = 1; j < len; ++j) sum += static_cast<T>(f(begin + j));
+  for (leaf_index j = 1; j < len; ++j) sum += static_cast<T>(f(begin + j));
   return sum;
 }
 
