@@ -147,7 +147,7 @@ test-sanitize: deps
 	PYTHONPATH=$(CURDIR)/$(BUILD)/python-asan-pkg ASAN_OPTIONS=detect_leaks=0 \
 	  LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)" \
 	  TACK_DATASET_SAMPLES_EXE=$(CURDIR)/$(HOST_DIR)/tests/dataset/dataset_write_samples \
-	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider -n $(JOBS) tests/python --deselect tests/python/test_mpi.py
+	  $(VENV)/bin/python -m pytest -q -p no:cacheprovider tests/python --deselect tests/python/test_mpi.py
 	cmake -S . -B $(BUILD)/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DTACK_ENABLE_CUDA=OFF -DTACK_ENABLE_HIP=OFF \
 	  -DTACK_ENABLE_BENCHMARKS=OFF -DTACK_ENABLE_EXAMPLES=OFF $(LAUNCHER) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"

@@ -363,10 +363,9 @@ private:
             return;
           }
         }
-        tack::parallel_for(
-            dev, n,
-            detail::interpolate_kernel<T, Mesh, V, Points, decltype(ov)>{mesh, vv, points, ov, cells,
-                                                                         n});
+        tack::parallel_for(dev, n,
+                           detail::interpolate_kernel<T, Mesh, V, Points, decltype(ov)>{
+                               mesh, vv, points, ov, cells, n});
       });
     });
     out.bump_version();
