@@ -46,6 +46,7 @@ class CartesianProduct(ImplicitArray):
     def __init__(self, x, y, z=None):
         axes = (x, y) if z is None else (x, y, z)
         super().__init__(_impl.cartesian_product(*axes))
+        self._tack_kernel_desc = ("cartesian_product", [], list(axes), None)
 
 
 class UniformCoordinates(ImplicitArray):
@@ -56,6 +57,11 @@ class UniformCoordinates(ImplicitArray):
         origin = tuple(origin) if origin is not None else (0.0,) * len(dims)
         spacing = tuple(spacing) if spacing is not None else (1.0,) * len(dims)
         super().__init__(_impl.uniform_coordinates(dims, origin, spacing, dtype))
+        t = _scalar_elem(self)
+        self._tack_kernel_desc = ("uniform_coordinates", [
+            (f"point_dims[{k}]", (int(d), _K.I64)) for k, d in enumerate(dims)] + [
+            (f"origin[{k}]", (float(v), t)) for k, v in enumerate(origin)] + [
+            (f"spacing[{k}]", (float(v), t)) for k, v in enumerate(spacing)], [], len(dims))
 
 
 class Cast(ImplicitArray):
@@ -80,6 +86,10 @@ class RandomUniform(ImplicitArray):
 
     def __init__(self, n, seed, lo=0.0, hi=1.0, dtype=None):
         super().__init__(_impl.random("uniform", n, seed, lo, hi, dtype))
+        t = _scalar_elem(self)
+        self._tack_kernel_desc = ("random_uniform", [
+            ("n", (int(n), _K.I64)), ("seed", (int(seed), _K.U64)),
+            ("lo", (float(lo), t)), ("hi", (float(hi), t))], [], None)
 
 
 class RandomNormal(ImplicitArray):
@@ -87,6 +97,8 @@ class RandomNormal(ImplicitArray):
 
     def __init__(self, n, seed, dtype=None):
         super().__init__(_impl.random("normal", n, seed, None, None, dtype))
+        self._tack_kernel_desc = ("random_normal", [
+            ("n", (int(n), _K.I64)), ("seed", (int(seed), _K.U64))], [], None)
 
 
 class RandomBits(ImplicitArray):
@@ -94,6 +106,8 @@ class RandomBits(ImplicitArray):
 
     def __init__(self, n, seed):
         super().__init__(_impl.random("bits", n, seed, None, None, None))
+        self._tack_kernel_desc = ("random_bits", [
+            ("n", (int(n), _K.I64)), ("seed", (int(seed), _K.U64))], [], None)
 
 
 class Permutation(ImplicitArray):

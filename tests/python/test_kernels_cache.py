@@ -56,6 +56,11 @@ def grid_math(i, j, a, s):
     a[i, j] = tack.sqrt(float(i * j)) + tack.sin(s * j) + i // 2 - j % 3
 
 
+@tack.kernel
+def computed_k(i, out, grid, points, noise, bits):
+    out[i] = grid[i] + points[i] * noise[i] + float(bits[i] % 7)
+
+
 @tack.device_class
 class Offset:
     def __init__(self, a, start):
@@ -384,6 +389,12 @@ def _source_cases():
         ("atomics", 16, atomics_k, (tack.zeros(4, tack.i32), tack.zeros(1, tack.f32),
                                     tack.array(np.arange(16) % 4), tack.ones(16))),
         ("grid_math", (3, 5), grid_math, (tack.zeros((3, 5), tack.f64), 0.5)),
+        ("computed_arrays", 12, computed_k,
+         (tack.zeros((12,), tack.vec3(tack.f64)),
+          ta.UniformCoordinates((3, 2, 2), (0.0, 0.0, 0.0), (0.5, 1.0, 2.0), dtype=tack.f64),
+          ta.CartesianProduct(tack.zeros(3, tack.f64), ta.CountingArray(2, dtype=tack.f64),
+                              tack.ones(2, tack.f64)),
+          ta.RandomNormal(12, 5), ta.RandomBits(12, 9))),
     ]
 
 
@@ -393,7 +404,11 @@ def test_generated_source_is_text():
         gpu = tack.kernels.generated_source(kernel, dims, *args, cuda=True)
         assert isinstance(cpu, str) and isinstance(gpu, str) and cpu and gpu, name
         assert cpu != gpu, name
-    # the same launch compiles and runs on the CPU
+    # the same launches compile and run on the CPU
+    name, n, kernel, args = _source_cases()[-1]
+    tack.launch(n, kernel, *args)
+    g, p, r, b = (a.numpy() for a in args[1:])
+    np.testing.assert_array_equal(args[0].numpy(), g + p * r[:, None] + (b % 7)[:, None])
     out = tack.zeros((3, 5), tack.f64)
     tack.launch((3, 5), grid_math, out, 0.5)
     i, j = np.indices((3, 5))

@@ -475,6 +475,21 @@ def _implicit_sources():
         "Cast": ta.Cast(ta.CountingArray(4), tack.f32),
         "Function": ta.Function(6, square_f),
         "Transform": ta.Transform(v, square_f),
+        "UniformCoordinates 3-D": ta.UniformCoordinates((3, 2, 2), (0.0, 0.5, -1.0),
+                                                        (0.1, 1.0, 0.25)),
+        "UniformCoordinates 2-D f64": ta.UniformCoordinates((3, 4), (0.1, 0.0), (0.3, 2.0),
+                                                            dtype=tack.f64),
+        "UniformCoordinates 1-D": ta.UniformCoordinates((7,), (0.1,), (0.3,)),
+        "CartesianProduct 2-D": ta.CartesianProduct(tack.array(np.array([1.0, 2.5, 3.0])),
+                                                    tack.array(np.array([-4.0, 5.0]))),
+        "CartesianProduct 3-D of computed": ta.CartesianProduct(
+            ta.CountingArray(3), tack.array(np.array([7, 9], np.int64)),
+            ta.ConstantArray(-1, 2)),
+        "RandomUniform f32": ta.RandomUniform(9, 3, lo=-2.0, hi=5.0, dtype=tack.f32),
+        "RandomUniform largest seed": ta.RandomUniform(9, 2 ** 64 - 1),
+        "RandomNormal": ta.RandomNormal(9, 11),
+        "RandomNormal f32": ta.RandomNormal(9, 11, dtype=tack.f32),
+        "RandomBits": ta.RandomBits(9, 2 ** 40 + 1),
     }
 
 
@@ -489,6 +504,44 @@ def test_library_implicit_arrays_read_in_a_kernel(name):
     lens = tack.zeros(n, tack.i64)
     tack.launch(n, lengths, lens, src)
     np.testing.assert_array_equal(lens.numpy(), [n] * n)
+
+
+def test_computed_library_arrays_change_values_without_recompiling():
+    def variants_made():
+        st = tack.kernels.stats()
+        return st["compiles"] + st["disk_loads"]
+
+    out = tack.zeros((6,), tack.vec2(tack.f64))
+    r = tack.zeros((6,), tack.f64)
+    tack.launch(6, copy_k, out, ta.UniformCoordinates((3, 2), (0.0, 0.0), (1.0, 1.0),
+                                                      dtype=tack.f64))
+    tack.launch(6, copy_k, r, ta.RandomNormal(6, 1))
+    before = variants_made()
+    grid = ta.UniformCoordinates((2, 3), (0.5, -1.0), (0.25, 2.0), dtype=tack.f64)
+    tack.launch(6, copy_k, out, grid)
+    tack.launch(6, copy_k, r, ta.RandomNormal(6, 2))
+    assert variants_made() == before  # new sizes, origins and seeds are run-time values
+    np.testing.assert_array_equal(out.numpy(), grid.numpy())
+    np.testing.assert_array_equal(r.numpy(), ta.RandomNormal(6, 2).numpy())
+
+
+def test_computed_library_arrays_are_read_only_in_kernels():
+    for src in (ta.UniformCoordinates((3, 2), (0.0, 0.0), (1.0, 1.0)),
+                ta.CartesianProduct(tack.zeros(2), tack.zeros(3)), ta.RandomUniform(4, 1)):
+        with pytest.raises(TypeError, match=r"test_kernels_classes.py:\d+.*computed array"):
+            tack.launch(len(src), _store_zero, src)
+
+
+@tack.kernel
+def _store_zero(i, dst):
+    dst[i] = dst[i] * 0
+
+
+def test_lazy_arithmetic_results_are_refused_with_the_way_out():
+    a = tack.zeros(4)
+    with pytest.raises(TypeError, match=r"parameter 'src'.*built by arithmetic.*write the "
+                                        r"arithmetic in the kernel"):
+        tack.launch(4, copy_k, tack.zeros(4), a + 1.0)
 
 
 def test_library_implicit_arrays_written_in_a_kernel():

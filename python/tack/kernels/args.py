@@ -67,9 +67,7 @@ def describe(w, value, what, depth=0):
                 "pass the operands and write the arithmetic in the kernel")
         raise TypeError(
             f"tack.launch: {what} is a tack.arrays.{type(value).__name__}, which kernels do not "
-            "take yet (CountingArray, ConstantArray, Cast, Permutation, Concatenate, View, "
-            "Strided, ExtractComponent, Components, Function and Transform do); store it with "
-            "tack.copyto first")
+            "take yet; store it with tack.copyto first")
     if hasattr(value, "__dlpack__"):
         arr = tack.from_dlpack(value)
         w.keep.append(arr)
@@ -223,6 +221,8 @@ _HEADERS = {
     "counting": "counting", "constant": "constant", "permutation": "permutation", "view": "view",
     "strided": "strided", "concatenate": "concatenate", "extract_component": "extract_component",
     "components": "components", "cast": "cast", "function": "function", "transform": "transform",
+    "cartesian_product": "cartesian_product", "uniform_coordinates": "uniform_coordinates",
+    "random_uniform": "random", "random_normal": "random", "random_bits": "random",
 }
 
 
@@ -256,6 +256,23 @@ def implicit_expr(unit, t):
         return f"tack::arrays::components({', '.join(kids)})"
     if k == "cast":
         return f"tack::arrays::cast<{e.cpp() if isinstance(e, K.Scalar) else e.cpp()}>({kids[0]})"
+    if k == "cartesian_product":
+        return f"tack::arrays::cartesian_product({', '.join(kids)})"
+    if k == "uniform_coordinates":
+        r = t.extra
+        sc = e.cpp() if isinstance(e, K.Scalar) else e.scalar.cpp()
+        n = [f"static_cast<tack::index_t>({x})" for x in nums[:r]]
+        origin, spacing = nums[r:2 * r], nums[2 * r:]
+        if r == 1:  # origin + spacing * i, as counting computes it
+            unit.includes.add("tack/arrays/counting.hpp")
+            return f"tack::arrays::counting<{sc}>({n[0]}, {origin[0]}, {spacing[0]})"
+        return (f"tack::arrays::uniform_coordinates<{sc}>(std::array<tack::index_t, {r}>{{"
+                f"{', '.join(n)}}}, {e.cpp()}{{{', '.join(origin)}}}, "
+                f"{e.cpp()}{{{', '.join(spacing)}}})")
+    if k in ("random_uniform", "random_normal", "random_bits"):
+        n = f"static_cast<tack::index_t>({nums[0]})"
+        rest = "".join(f", {x}" for x in nums[1:])
+        return f"tack::arrays::{k}<{e.cpp()}>({n}{rest})"
     if k == "function":
         functor = t.extra[2]
         return (f"tack::arrays::function(static_cast<tack::index_t>({nums[0]}), "

@@ -95,6 +95,7 @@ class Scalar(KType):
 
 
 F32, F64, I64, I32, BOOL = Scalar("f32"), Scalar("f64"), Scalar("i64"), Scalar("i32"), Scalar("bool")
+U64 = Scalar("u64")
 WINT, WFLOAT = Scalar("wint"), Scalar("wfloat")
 INDEX = I64
 
