@@ -188,14 +188,19 @@ def cpp_reference(threads, quick):
         return {"skipped": "build/python/*/libtack.a not found (build the package first)"}
     exe = os.path.join(tempfile.gettempdir(), f"tack_kernels_reference_{os.getuid()}")
     src = os.path.join(HERE, "kernels_reference.cpp")
-    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+    stamp = exe + ".flags"
+    wanted = " ".join(build.target_flags())
+    old = open(stamp).read() if os.path.exists(stamp) else None
+    if (not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src)
+            or old != wanted):
         cmd = [build.compiler(), "-std=c++20", "-O3", "-fno-math-errno", "-ffp-contract=off",
-               "-march=native",
-               "-fopenmp", "-I", os.path.join(ROOT, "include"), "-I", cfg[0], src, libs[0],
+               *build.target_flags(), "-fopenmp", "-I", os.path.join(ROOT, "include"), "-I", cfg[0], src, libs[0],
                "-o", exe]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             return {"skipped": "the C++ reference did not compile: " + r.stderr[-500:]}
+        with open(stamp, "w") as f:
+            f.write(wanted)
     env = dict(os.environ, TACK_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
     sizes = ["22", "20", "5"] if quick else ["24", "22", "15"]
     r = subprocess.run([exe, *sizes], capture_output=True, text=True, env=env)
