@@ -37,6 +37,7 @@
 #include <tack/view/array_view.hpp>
 #include <tack/view/extents.hpp>
 #include <tack/view/layout.hpp>
+#include <tack/view/make_view.hpp>
 #include <tack/view/mdview.hpp>
 #include <tack/view/soa_view.hpp>
 #include <tack/view/view.hpp>

@@ -5,6 +5,7 @@
 // CASE 2: pass one run-time extent per tack::dyn in E
 // CASE 3: the memory is const; use tack::make_view<const T, ...>
 // CASE 4: the pointer must point to T
+#include <tack/view/make_view.hpp>
 #include <tack/view/mdview.hpp>
 
 int main() {

@@ -398,6 +398,25 @@ def _source_cases():
     ]
 
 
+def test_kernel_headers_leave_out_the_heavy_standard_headers():
+    # A small kernel's compile time is mostly parsing: the headers a kernel over stored arrays
+    # includes stay clear of <string>, <iterator>, <stdexcept> and the like (about half of the
+    # parse time). Atomics (<atomic>) and implicit arrays (their errors) add their own.
+    from tack.kernels import build
+    src = ("#include <tack/pykernel/runtime.hpp>\n#include <tack/view/view.hpp>\n"
+           "#include <tack/view/soa_view.hpp>\n")
+    r = subprocess.run([build.compiler(), "-std=c++20", "-H", "-fsyntax-only", "-x", "c++",
+                        "-I", str(tack.kernels.include_dir()), "-"], input=src, text=True,
+                       capture_output=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+    included = {line.split()[-1].rsplit("/", 1)[-1] for line in r.stderr.splitlines()
+                if line.startswith(".")}
+    assert "view.hpp" in included and "soa_view.hpp" in included
+    heavy = {"string", "iterator", "stdexcept", "string_view", "ios", "memory", "vector",
+             "functional", "sstream"} & included
+    assert not heavy, f"the kernel prelude includes {sorted(heavy)}"
+
+
 def test_generated_source_is_text():
     for name, dims, kernel, args in _source_cases():
         cpu = tack.kernels.generated_source(kernel, dims, *args)

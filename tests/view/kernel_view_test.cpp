@@ -4,6 +4,7 @@
 
 #include <tack/core/concepts.hpp>
 #include <tack/types/vec.hpp>
+#include <tack/view/array_view.hpp>
 #include <tack/view/view.hpp>
 
 #include <gtest/gtest.h>

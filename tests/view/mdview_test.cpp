@@ -5,6 +5,7 @@
 #include <tack/core/error.hpp>
 #include <tack/memory/buffer.hpp>
 #include <tack/memory/device.hpp>
+#include <tack/view/make_view.hpp>
 #include <tack/view/mdview.hpp>
 
 #include <gtest/gtest.h>

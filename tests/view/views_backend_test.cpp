@@ -11,6 +11,7 @@
 #include <tack/exec/backend/gpu/api.hpp>
 #include <tack/types/item.hpp>
 #include <tack/view/array_view.hpp>
+#include <tack/view/make_view.hpp>
 #include <tack/view/mdview.hpp>
 #include <tack/view/soa_view.hpp>
 #include <tack/view/view.hpp>

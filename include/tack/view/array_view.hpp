@@ -21,6 +21,7 @@
 #include <tack/view/extents.hpp>
 #include <tack/view/layout_stride.hpp>
 #include <tack/view/mdview.hpp>
+#include <tack/view/view.hpp>
 #include <type_traits>
 
 namespace tack {
@@ -175,6 +176,11 @@ public:
            (S2 == Space || Space == memory_space::dynamic))
       TACK_HOST_DEVICE constexpr array_view(const array_view<U, Rank, S2>& other) noexcept
       : base(other), spacing_(other.spacing_) {}
+  /// An Axom-style view (spacing 1) of a kernel view. `tack::array_view<float, 2> a = v;`
+  template <class U>
+  requires(Space == memory_space::dynamic && std::is_convertible_v<U (*)[], T (*)[]>)
+      TACK_HOST_DEVICE constexpr array_view(const view<U, Rank>& v) noexcept
+      : array_view(v.data(), v.shape(), 1) {}
   /// A view in a fixed space from a `dynamic` one: the caller states where the memory is (the
   /// conversion from a `tack::array` checks it). `array_view<int, 1, memory_space::host>(v)`
   template <class U>

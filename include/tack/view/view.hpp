@@ -13,7 +13,6 @@
 #include <tack/core/macros.hpp>
 #include <tack/detail/bounds.hpp>
 #include <tack/view/accessor.hpp>
-#include <tack/view/array_view.hpp>
 #include <tack/view/detail/row_mapping.hpp>
 #include <tack/view/detail/row_view.hpp>
 #include <tack/view/extents.hpp>
@@ -104,13 +103,6 @@ public:
   TACK_HOST_DEVICE constexpr iterator begin() const noexcept { return this->data(); }
   /// One past the last element.
   TACK_HOST_DEVICE constexpr iterator end() const noexcept { return this->data() + this->size(); }
-
-  /// As an Axom-style view (spacing 1). `tack::array_view<float, 2> a = v;`
-  template <class U>
-  requires std::is_convertible_v<T (*)[], U (*)[]> TACK_HOST_DEVICE constexpr
-  operator array_view<U, Rank>() const {
-    return array_view<U, Rank>(this->data(), this->shape(), 1);
-  }
 };
 
 }  // namespace tack

@@ -325,8 +325,11 @@ def _build_pch(pdir, header, cxx, debug):
             f.write("#include <tack/pykernel/prelude.hpp>\n")
         tmp_gch = tmp_h + ".gch"
         base = [x for x in flags(debug) if x not in ("-shared", "-Wl,-z,defs")]
-        r = subprocess.run([cxx, *base, "-I", include_dir(), "-x", "c++-header", tmp_h, "-o",
-                            tmp_gch], capture_output=True)
+        # at the lowest priority: on a machine with few cores it must not slow the compiles a
+        # user waits for
+        nice = [shutil.which("nice"), "-n", "19"] if shutil.which("nice") else []
+        r = subprocess.run([*nice, cxx, *base, "-I", include_dir(), "-x", "c++-header", tmp_h,
+                            "-o", tmp_gch], capture_output=True)
         if r.returncode == 0:
             os.replace(tmp_h, header)
             os.replace(tmp_gch, header + ".gch")  # the .gch last: its presence means ready
