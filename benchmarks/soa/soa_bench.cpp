@@ -7,11 +7,11 @@
 //   <= 1.05.
 // - `norm_{soa,aos}_*`: `out[i] = norm(v[i])` over 2^24 `vec3d`, SoA and AoS side by side, against
 //   hand loops. Under GCC's default `-fmath-errno`, `std::sqrt` does not vectorize (g++ 12):
-//   compare builds with and without `-fno-math-errno` (docs/performance-kernels.md).
+//   compare builds with and without `-fno-math-errno`.
 // - With Kokkos found (`__has_include(<Kokkos_Core.hpp>)`: Debian's libtrilinos-kokkos-dev needs
-//   `-isystem /usr/include/trilinos` and `-ltrilinos_kokkoscore`, see docs/performance-kernels.md),
-//   the norm through `Kokkos::View<double*[3]>` with `LayoutLeft` (SoA) and `LayoutRight` (AoS) on
-//   its Serial backend (the only one Debian builds), so those groups run one thread.
+//   `-isystem /usr/include/trilinos` and `-ltrilinos_kokkoscore`, which benchmarks/CMakeLists.txt
+//   adds), the norm through `Kokkos::View<double*[3]>` with `LayoutLeft` (SoA) and `LayoutRight`
+//   (AoS) on its Serial backend (the only one Debian builds), so those groups run one thread.
 #include "common/bench_util.hpp"
 
 #include <tack/array/factories.hpp>

@@ -455,7 +455,7 @@ void sort(const array<T, R, S>& a) {
     if constexpr (std::is_floating_point_v<T>) {
       // NaNs go last in one pass first, so that the sort itself compares with a plain `<` (a
       // strict weak order once there are no NaNs): the NaN-aware comparator costs at every
-      // comparison, the pass once (docs/performance-kernels.md).
+      // comparison, the pass once (docs/decisions.md, "Sorting floats").
       T* const numbers_end = std::partition(data, data + a.size(), [](T x) { return x == x; });
       detail::sort_scalars_on_host(data, static_cast<index_t>(numbers_end - data));
     } else {

@@ -66,7 +66,7 @@
 
 // A host loop that must inline the whole kernel into itself: GCC otherwise leaves the call to a
 // user's kernel out of line inside the backend's per-chunk loop, which costs a SoA kernel its
-// vectorization (docs/performance-kernels.md). `noinline` keeps the attribute from being lost
+// vectorization (docs/decisions.md, "Kernels"). `noinline` keeps the attribute from being lost
 // when the loop itself is inlined into its caller.
 #if (defined(__GNUC__) || defined(__clang__)) && !TACK_IMPL_DEVICE_PASS
 #define TACK_IMPL_FLATTEN_LOOP __attribute__((flatten, noinline))
