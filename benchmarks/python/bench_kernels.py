@@ -250,11 +250,8 @@ def compile_figures():
         warm = subprocess.run([sys.executable, script], capture_output=True, text=True, env=env)
         c = [float(x) for x in cold.stdout.split()]
         w = [float(x) for x in warm.stdout.split()]
-        # once the precompiled prelude the first compile started is there (a new machine builds
-        # it once), new kernels in a new process: the figure of every later session
-        deadline = time.time() + 60
-        while not glob.glob(os.path.join(d, "cache", "pch-*", "*.gch")) and time.time() < deadline:
-            time.sleep(0.2)
+        # new kernels in a later process (kernels over stored arrays compile without the
+        # precompiled prelude: their headers parse faster than it loads)
         with open(script, "w") as f:
             f.write(_SMALL.replace("* 2.0", "* 3.0").replace("+ 1.0", "+ 4.0"))
         later = subprocess.run([sys.executable, script], capture_output=True, text=True, env=env)
@@ -262,7 +259,7 @@ def compile_figures():
         sizes = [os.path.getsize(p) for p in glob.glob(os.path.join(d, "cache", "*.so"))]
         return {"first_launch_cold": c[1], "further_variant": c[2], "second_kernel": c[3],
                 "cached_load_new_process": w[1], "compiles_cold": c[4], "disk_loads_warm": w[5],
-                "new_kernel_with_pch": p[1], "new_variant_with_pch": p[2],
+                "new_kernel_later": p[1], "new_variant_later": p[2],
                 "max_bytes_per_variant": max(sizes) if sizes else None}
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -381,10 +378,10 @@ def print_report(r):
     print(f"further variant: {c['further_variant']:.3f} s, a second kernel: "
           f"{c['second_kernel']:.3f} s (goal <= 0.4 s) "
           f"{'met' if max(c['further_variant'], c['second_kernel']) <= 0.4 else 'MISSED'}")
-    print(f"with the precompiled prelude (built once per machine): a new kernel "
-          f"{c['new_kernel_with_pch']:.3f} s, a new variant {c['new_variant_with_pch']:.3f} s "
+    print(f"in a later process: a new kernel "
+          f"{c['new_kernel_later']:.3f} s, a new variant {c['new_variant_later']:.3f} s "
           f"(goal <= 0.4 s) "
-          f"{'met' if max(c['new_kernel_with_pch'], c['new_variant_with_pch']) <= 0.4 else 'MISSED'}")
+          f"{'met' if max(c['new_kernel_later'], c['new_variant_later']) <= 0.4 else 'MISSED'}")
     print(f"cached variant in a new process: {c['cached_load_new_process'] * 1e3:.2f} ms "
           f"(goal <= 10 ms) {'met' if c['cached_load_new_process'] <= 0.01 else 'MISSED'}")
     print(f"disk per variant: {c['max_bytes_per_variant']} bytes (goal <= 1 MB)")

@@ -417,6 +417,16 @@ def test_kernel_headers_leave_out_the_heavy_standard_headers():
     assert not heavy, f"the kernel prelude includes {sorted(heavy)}"
 
 
+def test_only_kernels_with_heavier_headers_use_the_precompiled_prelude():
+    from tack.kernels import build
+    light = tack.kernels.generated_source(soa_copy, 8, tack.zeros((8,), tack.vec3()),
+                                          tack.zeros((8,), tack.vec3(), layout="soa"))
+    assert build._light(light)
+    for name, dims, kernel, args in _source_cases():
+        if name in ("atomics", "computed_arrays"):
+            assert not build._light(tack.kernels.generated_source(kernel, dims, *args)), name
+
+
 def test_generated_source_is_text():
     for name, dims, kernel, args in _source_cases():
         cpu = tack.kernels.generated_source(kernel, dims, *args)

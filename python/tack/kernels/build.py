@@ -256,7 +256,7 @@ def _compile(source, d, key, so, sumfile, debug, cuda):
     os.replace(tmp_src, src)
     fd, tmp_so = tempfile.mkstemp(prefix=f".{key}-", suffix=".so", dir=d)
     os.close(fd)
-    pch = [] if cuda else _precompiled(d, tool, debug)
+    pch = [] if cuda or _light(source) else _precompiled(d, tool, debug)
     cmd = [tool, *tool_flags, "-I", include_dir(), *pch, "-o", tmp_so, src]
     try:
         env = None
@@ -285,12 +285,23 @@ def compile_lock():
 
 
 # ---- the precompiled prelude -------------------------------------------------------------------
-# Parsing tack's headers is most of a small kernel's compile time. The first compile of a process
-# starts building a precompiled `tack/pykernel/prelude.hpp` in the background (per compiler,
-# flags and headers, kept in the cache); later compiles use it once it is there. A kernel's
+# Parsing headers is most of a small kernel's compile time. The first compile of a process that
+# needs more than the light headers (atomics, implicit arrays) starts building a precompiled
+# `tack/pykernel/prelude.hpp` in the background (per compiler, flags and headers, kept in the
+# cache); later such compiles use it once it is there. A kernel's
 # machine code is the same with or without it, so it is not part of a variant's key.
 
 _pch_started = set()
+# Headers a kernel over stored arrays includes: they parse faster than a 40 MB precompiled header
+# loads, so such a kernel compiles without it.
+_LIGHT_HEADERS = {"tack/pykernel/runtime.hpp", "tack/view/view.hpp", "tack/view/soa_view.hpp"}
+
+
+def _light(source):
+    """Whether `source` includes only the light headers."""
+    included = {line.split("<", 1)[1].split(">", 1)[0] for line in source.splitlines()
+                if line.startswith("#include <")}
+    return included <= _LIGHT_HEADERS
 
 
 def _pch_dir(d, cxx, debug):
