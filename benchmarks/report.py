@@ -70,6 +70,8 @@ def spread(rec, metric):
 def speedup(results, row):
     """(median, lo, hi) of tack's speed-up against the peer, or (None, reason)."""
     bench, peer = row["bench"], row.get("peer", row["bench"])
+    if isinstance(peer, list):  # one name per GPU vendor: the one this run has
+        peer = next((p for p in peer if p in results), peer[0])
     for name in (bench, peer):
         rec = results.get(name)
         if rec is None:
@@ -346,11 +348,12 @@ def main():
         md += ["tack has not run on a GPU yet: no benchmarks/results/gpu-*.json.", ""]
     else:
         gm = gpu["machine"]
-        md += [f"**GPU:** {gm.get('gpu', '?')}, {gm.get('cuda', '')}; host {gm['cpu']}; commit "
+        md += [f"**GPU:** {gm.get('gpu', '?')}, {gm.get('cuda') or gm.get('hip', '')}; host {gm['cpu']}; commit "
                f"{gm['commit']}; {gm['date']}.", ""]
         grows = evaluate(g, gpu["benchmarks"], {})
         if chart("gpu", "GPU", grows, os.path.join(chart_dir, "gpu.svg")):
-            md += ["![GPU: speed-up against CUDA, CUB and bare launches](performance/gpu.svg)", ""]
+            md += ["![GPU: speed-up against the vendor's copies and primitives and bare launches]"
+                   "(performance/gpu.svg)", ""]
         md += ["| row | speed-up | min–max | goal | verdict |", "|---|---|---|---|---|"]
         md += [row_line(r) for r in grows] + [""]
     md += ["## Running the benchmarks", "", " ".join(goals["report"]["running"].split()), ""]

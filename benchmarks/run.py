@@ -349,11 +349,19 @@ def run_kernels(py, quick, tmp, log):
     return runs, info
 
 
-def merge_gpu(paths, out):
-    """scripts/gpu-check: its Google Benchmark files as a GPU results file."""
-    res = {"kind": "gpu", "machine": machine(os.path.join(ROOT, "build", "cuda")), "benchmarks": {}}
-    res["machine"]["gpu"] = sh(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
-    res["machine"]["cuda"] = (sh(["nvcc", "--version"]).splitlines() or ["?"])[-1]
+def merge_gpu(paths, out, vendor="cuda"):
+    """scripts/gpu-check: its Google Benchmark files as a GPU results file (`vendor`: cuda or hip)."""
+    res = {"kind": "gpu", "vendor": vendor,
+           "machine": machine(os.path.join(ROOT, "build", vendor)), "benchmarks": {}}
+    if vendor == "hip":
+        info = sh(["rocminfo"])
+        names = re.findall(r"Marketing Name:\s*(.+)", info or "")
+        gpus = [n.strip() for n in names if "CPU" not in n and n.strip()]
+        res["machine"]["gpu"] = gpus[0] if gpus else (re.findall(r"gfx[0-9a-f]+", info or "") or ["?"])[0]
+        res["machine"]["hip"] = (sh(["hipcc", "--version"]).splitlines() or ["?"])[0]
+    else:
+        res["machine"]["gpu"] = sh(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
+        res["machine"]["cuda"] = (sh(["nvcc", "--version"]).splitlines() or ["?"])[-1]
     for p in paths:
         for k, r in samples_of(p, "gpu").items():
             res["benchmarks"][k] = r
@@ -373,9 +381,11 @@ def main():
     ap.add_argument("--out", help="default benchmarks/results/<host-label>.json")
     ap.add_argument("--suites", default="cpp,native,mpi,python,kernels")
     ap.add_argument("--gpu", nargs="+", help="merge gpu-check's Google Benchmark JSON files")
+    ap.add_argument("--vendor", default="cuda", choices=["cuda", "hip"],
+                    help="the GPU vendor of --gpu's files (scripts/gpu-check --hip: hip)")
     args = ap.parse_args()
     if args.gpu:
-        return merge_gpu(args.gpu, args.out)
+        return merge_gpu(args.gpu, args.out, args.vendor)
     build = os.path.abspath(args.build)
     res = {"kind": "cpu", "quick": args.quick, "machine": machine(build),
            "load_before": loadavg(), "suites": {}, "benchmarks": {},
