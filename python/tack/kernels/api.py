@@ -448,8 +448,9 @@ def generate_sum(tack_mod, t, debug_mode):
         "void* out,\n                           tack_pk_error* error) {\n"
         "  return tack::pykernel::run_guarded(error, [&] {\n"
         f"    const auto a0 = {form};\n"
-        f"    *static_cast<{acc}*>(out) = tack::pykernel::block_sum<{acc}, {t.elem.cpp()}>(a0, "
-        "begin, end);\n  });\n}")
+        "    tack::pykernel::with_fastest_form(a0, [&](const auto& k) {\n"
+        f"      *static_cast<{acc}*>(out) = tack::pykernel::block_sum<{acc}, {t.elem.cpp()}>(k, "
+        "begin, end);\n    });\n  });\n}")
     return "\n".join(out) + "\n", code
 
 
