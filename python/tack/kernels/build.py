@@ -82,9 +82,9 @@ def cpu_target():
     return _state["cpu"]
 
 
-# On x86-64, loops use 256-bit vectors even where the CPU has AVX-512, as Clang does by default:
-# a streaming kernel (the triad) then runs 15-20 % faster on AMD Zen 4, whose 512-bit operations
-# are two 256-bit halves, and no slower elsewhere measured (docs/decisions.md).
+# On x86-64, loops use 256-bit vectors even where the CPU has AVX-512: streaming kernels run faster
+# so on CPUs that split 512-bit operations in two (AMD Zen 4), and compute-bound ones keep their
+# throughput there (docs/decisions.md, "Host kernels use 256-bit vectors").
 _TARGET = ["-march=native"] + (["-mprefer-vector-width=256"]
                                if platform.machine() in ("x86_64", "AMD64") else [])
 
@@ -288,8 +288,8 @@ def compile_lock():
 # Parsing headers is most of a small kernel's compile time. The first compile of a process that
 # needs more than the light headers (atomics, implicit arrays) starts building a precompiled
 # `tack/pykernel/prelude.hpp` in the background (per compiler, flags and headers, kept in the
-# cache); later such compiles use it once it is there. A kernel's
-# machine code is the same with or without it, so it is not part of a variant's key.
+# cache); later such compiles use it once it is there. A kernel's machine code is the same with
+# or without it, so it is not part of a variant's key.
 
 _pch_started = set()
 # Headers a kernel over stored arrays includes: they parse faster than a 40 MB precompiled header
