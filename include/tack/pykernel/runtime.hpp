@@ -484,19 +484,6 @@ TACK_FORCEINLINE decltype(auto) component(R&& ref, int c) {
   }
 }
 
-/// Calls `f` with the fastest form of `a` that computes the same elements: an implicit array's
-/// specialized form (`counting` with step 1 and start 0 is `T(i)`: no multiply, no add), else `a`
-/// itself. Each form is one more instantiation of `f`. `with_fastest_form(a, [&](const auto& k)
-/// { ... })`
-template <class A, class F>
-TACK_FORCEINLINE decltype(auto) with_fastest_form(const A& a, F&& f) {
-  if constexpr (requires { a.visit_kernel_form(f); }) {
-    return a.visit_kernel_form(f);
-  } else {
-    return f(a);
-  }
-}
-
 /// The sum of `a[begin..end)`'s scalar components in `Acc`, over 8 lanes (so a compiler can keep
 /// them in vector registers), the lanes then added pairwise. One block of a host reduction of an
 /// implicit array: the extension adds the blocks' sums pairwise in block order, so the result

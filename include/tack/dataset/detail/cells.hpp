@@ -24,7 +24,7 @@ inline constexpr double param_tol = 1e-6;
 /// either layout, each point read as a `vec3d`. Every form computes in double, so the conversion is
 /// exact and the result is the one a typed view gives. The layout is a run-time stride, so one
 /// kernel serves AoS and SoA points (the element type stays a template parameter: a run-time
-/// branch on it cost 6-10 % in the interpolation benchmarks).
+/// branch on it was slower, docs/decisions.md "Interpolation reads every kind of points").
 /// `auto pts = tack::dataset::detail::read_points(points.view());  tack::vec3d p = pts[0];`
 template <class S>
 struct point_reader {
