@@ -3,7 +3,8 @@
 NVIDIA Warp's CPU kernels and Numba's @njit(parallel=True), in one run on one machine.
 
 Kernel speed (median of repetitions, same thread count for every peer; Warp runs CPU kernels on
-one thread, so it is compared at 1 thread):
+one thread, so it is compared at 1 thread; repetition k of every contender runs before
+repetition k + 1 of any, so that each pair is measured under the same load):
   triad over 2^24 f32, normalize a SoA vec3 array of 2^22 elements in place, and the sum over a
   Permutation of a Transform of a CountingArray (2^24 elements).
 Compilation: the first launch of a new small kernel (cold, empty cache), a further variant, a
@@ -32,13 +33,35 @@ sys.path.insert(0, HERE)
 from bench_python import cpu_name  # noqa: E402  (the CPU as lscpu names it)
 
 
-def median_time(f, reps):
-    t = []
-    for _ in range(reps):
+KERNELS = ("triad", "normalize_soa", "permutation_sum")
+
+
+def timed(f):
+    """A callable that runs `f` once and returns its seconds."""
+    def run():
         t0 = time.perf_counter()
         f()
-        t.append(time.perf_counter() - t0)
-    return statistics.median(t), min(t), max(t), t  # the times: benchmarks/run.py pairs repetitions
+        return time.perf_counter() - t0
+    return run
+
+
+def interleaved(contenders, reps):
+    """Repetition k of every kernel of every contender runs before repetition k + 1 of any, so
+    that repetition k of each is measured under the same load (on a shared machine a busy moment
+    slows them alike) and benchmarks/run.py pairs them. Each timed run follows an untimed one of
+    the same contender: the worker threads of the contender before it (OpenMP's, Numba's, another
+    process's) spin for a while after their last run and take a core from the first run after a
+    switch. `contenders`: name -> {kernel: callable returning its seconds}. Returns
+    name -> {kernel: (median, min, max, times)}."""
+    times = {c: {k: [] for k in ks} for c, ks in contenders.items()}
+    for _ in range(reps):
+        for k in KERNELS:
+            for c, ks in contenders.items():
+                if k in ks:
+                    ks[k]()
+                    times[c][k].append(ks[k]())
+    return {c: {k: (statistics.median(t), min(t), max(t), t) for k, t in ks.items()}
+            for c, ks in times.items()}
 
 
 # ---- one thread count, in a child process (thread counts are fixed at import) --------------------
@@ -50,8 +73,10 @@ def speed_child(threads, quick):
 
     reps = 5 if quick else 15
     out = {}
-    n = 1 << (22 if quick else 24)
-    m = 1 << (20 if quick else 22)
+    # the sizes of the goals in both modes (--quick runs fewer repetitions): 2^22 int64 is the
+    # size of a 32 MiB last-level cache, where the sum's figure depends on what ran before it
+    n, m = 1 << 24, 1 << 22
+    contenders = {}
 
     @tack.kernel
     def triad(i, a, b, c, s):
@@ -69,17 +94,19 @@ def speed_child(threads, quick):
     b = tack.full((n,), 1.0)
     c = tack.full((n,), 2.0)
     tack.launch(n, triad, a, b, c, 0.5)
-    out["triad"] = median_time(lambda: tack.launch(n, triad, a, b, c, 0.5), reps)
     v = tack.zeros((m,), tack.vec3(), layout="soa")
     v.fill([1.0, 2.0, 3.0])
     tack.launch(m, normalize_k, v)
-    out["normalize_soa"] = median_time(lambda: tack.launch(m, normalize_k, v), reps)
     order = tack.array(np.arange(n, dtype=np.int64)[::-1].copy())
     composed = tack.arrays.Permutation(
         order, tack.arrays.Transform(tack.arrays.CountingArray(n, dtype=tack.f64),
                                      square_plus_one))
     tack.sum(composed)
-    out["permutation_sum"] = median_time(lambda: tack.sum(composed), reps)
+    contenders["tack"] = {
+        "triad": timed(lambda: tack.launch(n, triad, a, b, c, 0.5)),
+        "normalize_soa": timed(lambda: tack.launch(m, normalize_k, v)),
+        "permutation_sum": timed(lambda: tack.sum(composed)),
+    }
 
     peers = {}
     try:
@@ -114,12 +141,12 @@ def speed_child(threads, quick):
         nb_normalize(*xs)
         norder = order.numpy()
         nb_permsum(norder)
-        peers["numba"] = {
-            "triad": median_time(lambda: nb_triad(na, nb_, nc, s32), reps),
-            "normalize_soa": median_time(lambda: nb_normalize(*xs), reps),
-            "permutation_sum": median_time(lambda: nb_permsum(norder), reps),
-            "version": numba.__version__,
+        contenders["numba"] = {
+            "triad": timed(lambda: nb_triad(na, nb_, nc, s32)),
+            "normalize_soa": timed(lambda: nb_normalize(*xs)),
+            "permutation_sum": timed(lambda: nb_permsum(norder)),
         }
+        peers["numba"] = {"version": numba.__version__}
     except ImportError as e:
         peers["numba"] = {"skipped": f"numba does not import ({e})"}
     if threads == 1:
@@ -163,24 +190,63 @@ def speed_child(threads, quick):
             run(wp_triad, n, [wa, wb, wc, 0.5])
             run(wp_normalize, m, wx)
             run(wp_permsum, n, [wo, ws])
-            peers["warp"] = {
-                "triad": median_time(lambda: run(wp_triad, n, [wa, wb, wc, 0.5]), reps),
-                "normalize_soa": median_time(lambda: run(wp_normalize, m, wx), reps),
-                "permutation_sum": median_time(lambda: run(wp_permsum, n, [wo, ws]), reps),
-                "version": wp.config.version,
+            contenders["warp"] = {
+                "triad": timed(lambda: run(wp_triad, n, [wa, wb, wc, 0.5])),
+                "normalize_soa": timed(lambda: run(wp_normalize, m, wx)),
+                "permutation_sum": timed(lambda: run(wp_permsum, n, [wo, ws])),
             }
+            peers["warp"] = {"version": wp.config.version}
         except ImportError as e:
             peers["warp"] = {"skipped": f"warp-lang does not import ({e})"}
     else:
         peers["warp"] = {"skipped": "Warp runs CPU kernels on one thread (compared at 1 thread)"}
+    server = cpp_reference()
+    if isinstance(server, dict):
+        out["cpp"] = server
+    else:
+        contenders["cpp"] = {k: (lambda k=k: server.time(k)) for k in KERNELS}
+    try:
+        figures = interleaved(contenders, reps)
+    finally:
+        if not isinstance(server, dict):
+            server.close()
+    out.update(figures.pop("tack"))
+    if "cpp" in figures:
+        out["cpp"] = figures.pop("cpp")
+    for peer, f in figures.items():
+        peers[peer].update(f)
     out["peers"] = peers
-    out["cpp"] = cpp_reference(threads, quick)
     return out
 
 
-def cpp_reference(threads, quick):
+class CppReference:
+    """benchmarks/python/kernels_reference.cpp running as a server: `time(kernel)` runs the kernel
+    once in C++ and returns its seconds."""
+
+    def __init__(self, exe, sizes):
+        self.proc = subprocess.Popen([exe, *sizes], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        for k in KERNELS:  # first touches and thread start-up, outside the timed runs
+            self.time(k)
+
+    def time(self, kernel):
+        self.proc.stdin.write(kernel + "\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline()
+        if not reply:
+            raise RuntimeError(f"kernels_reference stopped (exit {self.proc.poll()})")
+        return float(reply)
+
+    def close(self):
+        self.proc.stdin.write("quit\n")
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def cpp_reference():
     """The same kernels in C++ through tack::launch (benchmarks/python/kernels_reference.cpp),
-    compiled with the flags of Python kernels against the package's static library."""
+    compiled with the flags of Python kernels against the package's static library, as a
+    `CppReference`, or {"skipped": why}. The thread count is the caller's (TACK_NUM_THREADS)."""
     from tack.kernels import build
     libs = glob.glob(os.path.join(ROOT, "build", "python", "*", "libtack.a"))
     cfg = glob.glob(os.path.join(ROOT, "build", "python", "*", "include"))
@@ -201,10 +267,7 @@ def cpp_reference(threads, quick):
             return {"skipped": "the C++ reference did not compile: " + r.stderr[-500:]}
         with open(stamp, "w") as f:
             f.write(wanted)
-    env = dict(os.environ, TACK_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
-    sizes = ["22", "20", "5"] if quick else ["24", "22", "15"]
-    r = subprocess.run([exe, *sizes], capture_output=True, text=True, env=env)
-    return json.loads(r.stdout)
+    return CppReference(exe, ["24", "22"])
 
 
 # ---- compilation and launch overhead ----------------------------------------------------------------
@@ -359,8 +422,8 @@ def print_report(r):
             t = s[name][0]
             line = f"{threads} thread(s) {name:16s} tack.kernel {t * 1e3:8.3f} ms"
             if "skipped" not in cpp:
-                ratio = t / cpp[name]
-                line += (f" | C++ tack::launch {cpp[name] * 1e3:8.3f} ms, ratio {ratio:5.2f} "
+                ratio = t / cpp[name][0]
+                line += (f" | C++ tack::launch {cpp[name][0] * 1e3:8.3f} ms, ratio {ratio:5.2f} "
                          f"(goal <= {goal_cpp}) {'met' if ratio <= goal_cpp else 'MISSED'}")
             for peer, p in s["peers"].items():
                 if "skipped" in p:
