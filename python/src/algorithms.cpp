@@ -5,6 +5,12 @@
 
 #include "common.hpp"
 
+#include <tack/algorithms/all.hpp>
+#include <tack/array/copyto.hpp>
+#include <tack/array/factories.hpp>
+#include <tack/array/shape.hpp>
+#include <tack/arrays/all.hpp>
+
 #include <nanobind/stl/pair.h>
 
 #include <cmath>

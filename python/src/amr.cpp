@@ -5,6 +5,8 @@
 
 #include "common.hpp"
 
+#include <tack/types/vec.hpp>
+
 #include <mutex>
 
 #include <tack/amr/all.hpp>

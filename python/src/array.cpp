@@ -5,6 +5,11 @@
 
 #include "common.hpp"
 
+#include <tack/array/copyto.hpp>
+#include <tack/array/factories.hpp>
+#include <tack/array/shape.hpp>
+#include <tack/arrays/all.hpp>
+
 #include <tack/detail/gpu_runtime.hpp>
 
 #include <nanobind/ndarray.h>

@@ -9,6 +9,8 @@
 
 #include "lazy.hpp"
 
+#include <tack/arrays/all.hpp>
+
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>

@@ -15,7 +15,14 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <tack/tack.hpp>
+// The core tier only: each binding file includes the areas it binds, so that a change to one
+// area's headers recompiles the bindings of that area, not the whole module.
+#include <tack/array/array.hpp>
+#include <tack/core/index.hpp>
+#include <tack/core/layout.hpp>
+#include <tack/memory/device.hpp>
+#include <tack/types/dtype.hpp>
+#include <tack/types/scalar.hpp>
 
 #include <array>
 #include <functional>

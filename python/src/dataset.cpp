@@ -11,6 +11,11 @@
 
 #include "common.hpp"
 
+#include <tack/array/factories.hpp>
+#include <tack/array/soa.hpp>
+#include <tack/types/mat.hpp>
+#include <tack/types/vec.hpp>
+
 #include <tack/dataset/all.hpp>
 
 #include <nanobind/stl/pair.h>

@@ -6,6 +6,10 @@
 
 #include "common.hpp"
 
+#include <tack/array/any_array.hpp>
+#include <tack/array/shape.hpp>
+#include <tack/interop/dlpack.hpp>
+
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/tuple.h>

@@ -5,6 +5,10 @@
 
 #include "common.hpp"
 
+#include <tack/array/factories.hpp>
+#include <tack/array/shape.hpp>
+#include <tack/core/error.hpp>
+
 #include <nanobind/ndarray.h>
 
 namespace tackpy {

@@ -10,6 +10,10 @@
 
 #include "common.hpp"
 
+#include <tack/core/error.hpp>
+#include <tack/exec/parallel_for.hpp>
+#include <tack/exec/threads.hpp>
+
 #include <tack/detail/gpu_runtime.hpp>
 #include <tack/pykernel/abi.hpp>
 

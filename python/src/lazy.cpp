@@ -11,6 +11,9 @@
 
 #include "lazy.hpp"
 
+#include <tack/arrays/all.hpp>
+#include <tack/exec/parallel_for.hpp>
+
 #include <nanobind/stl/shared_ptr.h>
 
 #include <algorithm>
@@ -72,8 +75,8 @@ tack::scalar_kind arith_kind(tack::scalar_kind k) {
 }
 
 /// The types arithmetic is computed in (see arith_kind).
-using arith_types = tack::type_list<float, double, std::int32_t, std::int64_t, std::uint32_t,
-                                    std::uint64_t>;
+using arith_types =
+    tack::type_list<float, double, std::int32_t, std::int64_t, std::uint32_t, std::uint64_t>;
 
 /// Calls `f.template operator()<S>()` with the type arithmetic of kind `k` is computed in.
 template <class F>
@@ -764,7 +767,6 @@ struct uniform_coordinates_node final : node {
 
 // ---- the Python object --------------------------------------------------------------------------
 
-
 node_ptr scalar_operand(nb::handle value, tack::scalar_kind k, const node& like) {
   auto c = std::make_shared<constant>();
   c->elem = tack::dtype(k);
@@ -974,7 +976,6 @@ void evaluate_into(const py_array& dst, node_ptr src, const char* op) {
   });
   bump(target);
 }
-
 
 }  // namespace
 

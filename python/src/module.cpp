@@ -5,6 +5,8 @@
 
 #include "common.hpp"
 
+#include <tack/core/error.hpp>
+
 namespace tackpy {
 
 nb::object read_only_error_type;

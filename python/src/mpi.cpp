@@ -8,6 +8,7 @@
 
 #include "common.hpp"
 
+#include <tack/interop/dlpack.hpp>
 #include <tack/mpi/detail/fixed_tree.hpp>
 #include <tack/mpi/partition.hpp>
 
@@ -45,8 +46,8 @@ tack::scalar_kind kind_of(const host_values& a, const std::string& what) {
 /// This rank's nodes of the fixed tree over `a` (or the products `a[i] * b[i]`), which sit at
 /// `[first, first + len(a))` of the global index space, summed in f32 (`in_float`, f32 values
 /// only) or f64; as the bytes another rank's `finish` reads.
-nb::bytes local_nodes(const host_values& a, const std::optional<host_values>& b,
-                      std::int64_t first, bool in_float, const std::string& what) {
+nb::bytes local_nodes(const host_values& a, const std::optional<host_values>& b, std::int64_t first,
+                      bool in_float, const std::string& what) {
   const tack::scalar_kind k = kind_of(a, what);
   if (b && (kind_of(*b, what) != k || b->size() != a.size())) {
     throw nb::value_error((what + ": the two arrays' values differ in type or count").c_str());
@@ -129,16 +130,18 @@ void bind_mpi(nb::module_& m) {
       .def("end", &tm::partition::end, "r"_a)
       .def("count", &tm::partition::count, "r"_a)
       .def("owner", &tm::partition::owner, "row"_a)
-      .def("__eq__", [](const tm::partition& a, nb::handle b) {
-        const tm::partition* p = nullptr;
-        return nb::try_cast<const tm::partition*>(b, p) && p != nullptr &&
-               a.offsets() == p->offsets();
-      })
-      .def("__hash__", [](const tm::partition& p) {
-        std::size_t h = 0;
-        for (auto o : p.offsets()) h = h * 1000003u ^ static_cast<std::size_t>(o);
-        return h;
-      })
+      .def("__eq__",
+           [](const tm::partition& a, nb::handle b) {
+             const tm::partition* p = nullptr;
+             return nb::try_cast<const tm::partition*>(b, p) && p != nullptr &&
+                    a.offsets() == p->offsets();
+           })
+      .def("__hash__",
+           [](const tm::partition& p) {
+             std::size_t h = 0;
+             for (auto o : p.offsets()) h = h * 1000003u ^ static_cast<std::size_t>(o);
+             return h;
+           })
       .def("__repr__", [](const tm::partition& p) {
         std::string s = "Partition([";
         for (std::size_t i = 0; i < p.offsets().size(); ++i) {

@@ -7,6 +7,8 @@
 
 #include "common.hpp"
 
+#include <tack/exec/stream.hpp>
+
 #include <nanobind/stl/unique_ptr.h>
 
 #include <cstdio>
