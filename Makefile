@@ -80,8 +80,12 @@ $(VENV)/.requirements: $(PY_REQS)
 	  || echo "make: mpi4py could not be built against Open MPI (mpicc); tests/python/test_mpi*.py will be skipped"
 	touch $@
 
-python: deps $(VENV)/.requirements
+# The extension links the host build's libtack.a (TACK_LIBRARY_FROM_BUILD) instead of compiling
+# the library's sources a second time.
+python: deps $(VENV)/.requirements $(HOST_DIR)/CMakeCache.txt
+	cmake --build $(HOST_DIR) --target tack -j $(JOBS)
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check --no-build-isolation \
+	  --config-settings=cmake.define.TACK_LIBRARY_FROM_BUILD=$(CURDIR)/$(HOST_DIR) \
 	  $(if $(CCACHE),--config-settings=cmake.define.CMAKE_CXX_COMPILER_LAUNCHER=ccache,) .
 
 # The dataset tests read tack's files with VTK's own readers, through a small C++ helper.

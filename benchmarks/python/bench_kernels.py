@@ -248,10 +248,13 @@ def cpp_reference():
     compiled with the flags of Python kernels against the package's static library, as a
     `CppReference`, or {"skipped": why}. The thread count is the caller's (TACK_NUM_THREADS)."""
     from tack.kernels import build
-    libs = glob.glob(os.path.join(ROOT, "build", "python", "*", "libtack.a"))
+    # the package's build compiles libtack.a, or links the host build's (the Makefile's way)
+    libs = sorted(glob.glob(os.path.join(ROOT, "build", "python", "*", "libtack.a"))
+                  + glob.glob(os.path.join(ROOT, "build", "host", "libtack.a")),
+                  key=os.path.getmtime, reverse=True)
     cfg = glob.glob(os.path.join(ROOT, "build", "python", "*", "include"))
     if not libs or not cfg:
-        return {"skipped": "build/python/*/libtack.a not found (build the package first)"}
+        return {"skipped": "no libtack.a in build/python/* or build/host (build the package first)"}
     exe = os.path.join(tempfile.gettempdir(), f"tack_kernels_reference_{os.getuid()}")
     src = os.path.join(HERE, "kernels_reference.cpp")
     stamp = exe + ".flags"
