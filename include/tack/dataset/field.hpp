@@ -7,8 +7,11 @@
 #include <tack/array/any_array.hpp>
 #include <tack/array/array.hpp>
 #include <tack/array/factories.hpp>
-#include <tack/dataset/detail/cells.hpp>
 #include <tack/dataset/detail/geometry.hpp>
+#include <tack/dataset/detail/interpolate_kernel.hpp>
+#include <tack/dataset/detail/locator.hpp>
+#include <tack/dataset/detail/stencil.hpp>
+#include <tack/dataset/detail/structured_forms.hpp>
 #include <tack/dataset/space.hpp>
 #include <tack/exec/parallel_for.hpp>
 #include <tack/exec/threads.hpp>

@@ -8,7 +8,9 @@
 #include <tack/array/factories.hpp>
 #include <tack/core/error.hpp>
 #include <tack/dataset/cell_type.hpp>
-#include <tack/dataset/detail/cells.hpp>
+#include <tack/dataset/detail/locator.hpp>
+#include <tack/dataset/detail/stencil.hpp>
+#include <tack/dataset/detail/structured_forms.hpp>
 #include <tack/types/vec.hpp>
 
 #include <algorithm>
