@@ -658,8 +658,10 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("ndim", [](const py_array& a) { return a.ndim; })
       .def_prop_ro(
           "dtype", [](const py_array& a) { return dtype_object(a.elem); },
-          "The element dtype (`tack.vec3(tack.f32)`).")
-      .def_prop_ro("scalar_dtype", [](const py_array& a) { return dtype_object(a.elem.scalar()); })
+          nb::sig("def dtype(self) -> DType"), "The element dtype (`tack.vec3(tack.f32)`).")
+      .def_prop_ro(
+          "scalar_dtype", [](const py_array& a) { return dtype_object(a.elem.scalar()); },
+          nb::sig("def scalar_dtype(self) -> DType"))
       .def_prop_ro(
           "scalar_size", [](const py_array& a) { return a.elem.scalar_size(); },
           "Bytes per scalar component.")
@@ -679,6 +681,7 @@ void bind_array(nb::module_& m) {
           "layout", [](const py_array& a) { return layout_name(a.layout); },
           "`'aos'` (interleaved, and every scalar array) or `'soa'`.")
       .def_prop_ro("components", &components_of,
+                   nb::sig("def components(self) -> tuple[Array, ...] | None"),
                    "SoA arrays: the component arrays (a tuple); None for interleaved arrays.")
       .def_prop_ro("read_only", &py_array::read_only)
       .def_prop_ro(
@@ -711,26 +714,35 @@ void bind_array(nb::module_& m) {
                                    "other selections")
                                       .c_str());
           },
-          nb::arg("key"))
-      .def("__setitem__",
-           [](const py_array& a, nb::handle key, nb::handle value) {
-             // `a[i:j] += x` is `v = a[i:j]; v += x; a[i:j] = v`: the in-place operator already
-             // wrote a's memory, so storing that very row view back is allowed (and does nothing).
-             if (PySlice_Check(key.ptr()) && nb::isinstance<py_array>(value)) {
-               const py_array& v = nb::cast<const py_array&>(value);
-               const py_array rows = array_getitem_slice(a, key);
-               if (v.elem == rows.elem && v.shape == rows.shape && v.ndim == rows.ndim &&
-                   v.size() > 0 && shares_memory(v, rows) && first_byte(v) == first_byte(rows)) {
-                 return;
-               }
-             }
-             throw nb::type_error(
-                 "tack.Array: tack has no slice assignment (a[i:j] = x); use "
-                 "tack.copyto(a[i:j], x) or a[i:j].fill(v)");
-           })
-      .def("numpy", &to_numpy,
+          nb::arg("key"),
+          // A row view for a slice; for an index, a row (an Array) of a multi-dimensional array,
+          // else the element as NumPy reads it: a scalar, or the components of a vector/matrix.
+          nb::sig("def __getitem__(self, key: typing.SupportsIndex | slice) -> Array | "
+                  "numpy.generic | numpy.typing.NDArray[typing.Any]"))
+      .def(
+          "__setitem__",
+          [](const py_array& a, nb::handle key, nb::handle value) {
+            // `a[i:j] += x` is `v = a[i:j]; v += x; a[i:j] = v`: the in-place operator already
+            // wrote a's memory, so storing that very row view back is allowed (and does nothing).
+            if (PySlice_Check(key.ptr()) && nb::isinstance<py_array>(value)) {
+              const py_array& v = nb::cast<const py_array&>(value);
+              const py_array rows = array_getitem_slice(a, key);
+              if (v.elem == rows.elem && v.shape == rows.shape && v.ndim == rows.ndim &&
+                  v.size() > 0 && shares_memory(v, rows) && first_byte(v) == first_byte(rows)) {
+                return;
+              }
+            }
+            throw nb::type_error(
+                "tack.Array: tack has no slice assignment (a[i:j] = x); use "
+                "tack.copyto(a[i:j], x) or a[i:j].fill(v)");
+          },
+          // Only the store-back of `a[i:j] += x` (the same row view) passes; all else raises.
+          nb::sig("def __setitem__(self, key: slice, value: Array, /) -> None"))
+      .def("numpy", &to_numpy, nb::sig("def numpy(self) -> numpy.typing.NDArray[typing.Any]"),
            "A host snapshot as a NumPy array, component axes appended: (n, 3) for vec3.")
       .def("fill", &fill_array, nb::arg("value"),
+           nb::sig("def fill(self, value: float | int | bool | typing.Sequence[float] | "
+                   "typing.Sequence[typing.Sequence[float]]) -> None"),
            "Sets every element: a number, or a sequence of components for vector and matrix "
            "elements (`v.fill([1.0, 0.0, 0.0])`).")
       .def(
@@ -741,6 +753,8 @@ void bind_array(nb::module_& m) {
                 device.is_none() ? a.device() : parse_device(device, "tack.Array.copy"));
           },
           nb::kw_only(), nb::arg("layout") = nb::none(), nb::arg("device") = nb::none(),
+          nb::sig("def copy(self, *, layout: str | None = None, device: str | None = None) -> "
+                  "Array"),
           "Independent storage with the same values (same layout and device unless named).")
       .def(
           "astype",
@@ -749,6 +763,7 @@ void bind_array(nb::module_& m) {
             return copy_array(a, to, a.layout, a.device());
           },
           nb::arg("dtype"),
+          nb::sig("def astype(self, dtype: DType | numpy.typing.DTypeLike) -> Array"),
           "A copy with another element type: a scalar dtype changes the component precision "
           "only; an element dtype must have the same component dimensions.")
       .def(
@@ -763,10 +778,13 @@ void bind_array(nb::module_& m) {
             if (d == a.device()) return nb::borrow(self);
             return nb::cast(copy_array(a, a.elem, a.layout, d));
           },
-          nb::arg("device"),
+          nb::arg("device"), nb::sig("def to_device(self, device: str) -> Array"),
           "The array itself when its memory is usable on `device`, else a copy there.")
       .def("__dlpack__", &dunder_dlpack, nb::kw_only(), "stream"_a = nb::none(),
            "max_version"_a = nb::none(), "dl_device"_a = nb::none(), "copy"_a = nb::none(),
+           nb::sig("def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, "
+                   "int] | None = None, dl_device: tuple[int, int] | None = None, copy: bool | "
+                   "None = None) -> typing_extensions.CapsuleType"),
            "A DLPack capsule of the memory (shared): versioned, with READ_ONLY for read-only "
            "arrays, when the consumer passes max_version >= (1, 0); the legacy capsule otherwise.")
       .def(
@@ -782,6 +800,9 @@ void bind_array(nb::module_& m) {
             return dunder_array(self, dtype, copy);
           },
           "dtype"_a = nb::none(), nb::kw_only(), "copy"_a = nb::none(),
+          nb::sig(
+              "def __array__(self, dtype: numpy.typing.DTypeLike | None = None, *, copy: bool | "
+              "None = None) -> numpy.typing.NDArray[typing.Any]"),
           "NumPy's protocol: shares the memory where it can (interleaved CPU arrays), else a "
           "snapshot.")
       .def("export_memory", &export_memory_of,

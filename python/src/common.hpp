@@ -157,21 +157,51 @@ index_t lazy_components(nb::handle h);
 /// Stores `src` into the writable implicit array `dst` (`tack.copyto(tack.arrays.View(a, 2, 3), x)`).
 void store_lazy(nb::handle dst, nb::handle src);
 
-/// Adds the arithmetic operators (+ - * / ** and unary -, abs) to a bound class.
+/// Adds the arithmetic operators (+ - * / ** and unary -, abs) to a bound class. The stub
+/// signatures name what `lazy_binary` takes (any other operand gives NotImplemented) and returns:
+/// an implicit array (`tack.arrays.ImplicitArray`, which the stub imports through the pattern file
+/// python/stubgen_patterns.txt).
+#define TACKPY_OPERAND "Array | ImplicitArray | float | int | bool"
+#define TACKPY_BINARY_SIG(name) \
+  nb::sig("def " name "(self, other: " TACKPY_OPERAND ", /) -> ImplicitArray")
 template <class Class>
 void def_arithmetic(Class& cls) {
-  cls.def("__add__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 0, false); })
-      .def("__radd__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 0, true); })
-      .def("__sub__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 1, false); })
-      .def("__rsub__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 1, true); })
-      .def("__mul__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 2, false); })
-      .def("__rmul__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 2, true); })
-      .def("__truediv__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 3, false); })
-      .def("__rtruediv__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 3, true); })
-      .def("__pow__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 6, false); })
-      .def("__rpow__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 6, true); })
-      .def("__neg__", [](nb::handle a) { return lazy_unary(a, 0); })
-      .def("__abs__", [](nb::handle a) { return lazy_unary(a, 1); });
+  cls.def(
+         "__add__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 0, false); },
+         TACKPY_BINARY_SIG("__add__"))
+      .def(
+          "__radd__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 0, true); },
+          TACKPY_BINARY_SIG("__radd__"))
+      .def(
+          "__sub__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 1, false); },
+          TACKPY_BINARY_SIG("__sub__"))
+      .def(
+          "__rsub__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 1, true); },
+          TACKPY_BINARY_SIG("__rsub__"))
+      .def(
+          "__mul__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 2, false); },
+          TACKPY_BINARY_SIG("__mul__"))
+      .def(
+          "__rmul__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 2, true); },
+          TACKPY_BINARY_SIG("__rmul__"))
+      .def(
+          "__truediv__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 3, false); },
+          TACKPY_BINARY_SIG("__truediv__"))
+      .def(
+          "__rtruediv__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 3, true); },
+          TACKPY_BINARY_SIG("__rtruediv__"))
+      .def(
+          "__pow__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 6, false); },
+          TACKPY_BINARY_SIG("__pow__"))
+      .def(
+          "__rpow__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 6, true); },
+          TACKPY_BINARY_SIG("__rpow__"))
+      .def(
+          "__neg__", [](nb::handle a) { return lazy_unary(a, 0); },
+          nb::sig("def __neg__(self) -> ImplicitArray"))
+      .def(
+          "__abs__", [](nb::handle a) { return lazy_unary(a, 1); },
+          nb::sig("def __abs__(self) -> ImplicitArray"));
 }
 
 /// `a += x` (and `-=`, `*=`, `/=`, `**=`) on a stored `tack.Array`: `a op x` is written into `a`'s
@@ -179,14 +209,29 @@ void def_arithmetic(Class& cls) {
 /// semantics; without these, Python would rebind `a` to a new implicit array). The result is
 /// converted to `a`'s dtype as `tack.copyto` converts.
 nb::object inplace_binary(nb::handle self, nb::handle other, int op);
+#define TACKPY_INPLACE_SIG(name) \
+  nb::sig("def " name "(self, other: " TACKPY_OPERAND ", /) -> Array")
 template <class Class>
 void def_inplace_arithmetic(Class& cls) {
-  cls.def("__iadd__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 0); })
-      .def("__isub__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 1); })
-      .def("__imul__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 2); })
-      .def("__itruediv__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 3); })
-      .def("__ipow__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 6); });
+  cls.def(
+         "__iadd__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 0); },
+         TACKPY_INPLACE_SIG("__iadd__"))
+      .def(
+          "__isub__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 1); },
+          TACKPY_INPLACE_SIG("__isub__"))
+      .def(
+          "__imul__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 2); },
+          TACKPY_INPLACE_SIG("__imul__"))
+      .def(
+          "__itruediv__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 3); },
+          TACKPY_INPLACE_SIG("__itruediv__"))
+      .def(
+          "__ipow__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 6); },
+          TACKPY_INPLACE_SIG("__ipow__"));
 }
+#undef TACKPY_INPLACE_SIG
+#undef TACKPY_BINARY_SIG
+#undef TACKPY_OPERAND
 
 /// The interned Python object of a dtype (tack.f32, tack.vec3(tack.f32), ...).
 nb::object dtype_object(const tack::dtype& d);

@@ -267,6 +267,8 @@ void bind_dlpack(nb::module_& m) {
 
   m.def("from_dlpack", &from_dlpack, "x"_a, nb::kw_only(), "device"_a = nb::none(),
         "copy"_a = nb::none(), "writable"_a = false,
+        nb::sig("def from_dlpack(x: typing.Any, *, device: str | None = None, copy: bool | None = "
+                "None, writable: bool = False) -> Array"),
         "An array sharing the memory of any DLPack producer (NumPy, PyTorch, Warp, tack), keeping "
         "it alive; read-only tensors import read-only. A legacy (unversioned) capsule cannot say "
         "whether its memory may be written, so it imports read-only unless `writable=True` (the "

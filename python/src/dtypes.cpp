@@ -118,7 +118,7 @@ void bind_dtypes(nb::module_& m) {
           "`'f32'`, `'vec3(f32)'`, `'mat3(f64)'`.")
       .def_prop_ro(
           "scalar", [](const tack::dtype& d) { return dtype_object(d.scalar()); },
-          "The component dtype (`tack.f32` for `vec3(f32)`).")
+          nb::sig("def scalar(self) -> DType"), "The component dtype (`tack.f32` for `vec3(f32)`).")
       .def_prop_ro(
           "shape",
           [](const tack::dtype& d) -> nb::tuple {
@@ -137,6 +137,7 @@ void bind_dtypes(nb::module_& m) {
           [](const tack::dtype& d) {
             return nb::module_::import_("numpy").attr("dtype")(numpy_name(d.kind()));
           },
+          nb::sig("def numpy(self) -> numpy.dtype[typing.Any]"),
           "The NumPy dtype of one component.")
       .def("__repr__", [](const tack::dtype& d) { return std::string(d.name()); })
       .def("__str__", [](const tack::dtype& d) { return std::string(d.name()); })
@@ -145,13 +146,19 @@ void bind_dtypes(nb::module_& m) {
              return nb::make_tuple(nb::module_::import_("tack").attr("_dtype_by_name"),
                                    nb::make_tuple(std::string(d.name())));
            })
-      .def("__call__", [](const tack::dtype& d, nb::args) -> nb::object {
-        throw nb::type_error(
-            ("tack." + std::string(d.name()) +
-             "(...): element-type names build values only inside kernels compiled from "
-             "Python, which this build does not have; on the host they describe dtypes")
-                .c_str());
-      });
+      // Inside kernel source `tack.f32(x)` converts and `tack.vec3(tack.f32)(x, y, z)` builds a
+      // vector, values of the kernel's types: Any, not NoReturn (which would make a type checker
+      // treat the rest of a kernel body as unreachable), although on the host the call raises.
+      .def(
+          "__call__",
+          [](const tack::dtype& d, nb::args) -> nb::object {
+            throw nb::type_error(
+                ("tack." + std::string(d.name()) +
+                 "(...): element-type names build values only inside kernels compiled from "
+                 "Python, which this build does not have; on the host they describe dtypes")
+                    .c_str());
+          },
+          nb::sig("def __call__(self, *args: typing.Any) -> typing.Any"));
 
   m.def("_scalar",
         [](int kind) { return dtype_object(tack::dtype(static_cast<tack::scalar_kind>(kind))); });

@@ -484,6 +484,8 @@ void bind_factories(nb::module_& m) {
         "vector dtype consumes a trailing dimension of its size, a matrix dtype two.");
   m.def("array_from_ptr", &from_ptr, "ptr"_a, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
         "writable"_a = false, "owner"_a = nb::none(),
+        nb::sig("def array_from_ptr(ptr: int, shape: int | tuple[int, ...], dtype: DType | str | "
+                "None = None, *, writable: bool = False, owner: object | None = None) -> Array"),
         "An array over existing memory at address `ptr` (shares it, read-only unless "
         "writable=True); `owner` is kept alive as long as any array of the memory.");
   m.def("soa", &soa_of,

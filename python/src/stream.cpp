@@ -48,7 +48,9 @@ void bind_stream(nb::module_& m) {
           [](py_stream* self, nb::handle device) {
             new (self) py_stream(tack::stream(parse_device(device, "tack.Stream")));
           },
-          nb::arg("device") = nb::none(), "A new stream on `device` (the default device if None).")
+          nb::arg("device") = nb::none(),
+          nb::sig("def __init__(self, device: str | None = None) -> None"),
+          "A new stream on `device` (the default device if None).")
       .def_static(
           "borrow",
           [](nb::handle device, std::intptr_t native) {
@@ -56,6 +58,7 @@ void bind_stream(nb::module_& m) {
                 tack::stream::borrow(parse_device(device, "tack.Stream.borrow"), native));
           },
           nb::arg("device"), nb::arg("native"),
+          nb::sig("def borrow(device: str, native: int) -> Stream"),
           "Wraps an application's cudaStream_t (an int) without owning it; 0 is the legacy default "
           "stream.")
       .def_prop_ro("device", [](const py_stream& s) { return s.stream.device().str(); })
@@ -100,7 +103,9 @@ void bind_stream(nb::module_& m) {
             }
             return false;
           },
-          nb::arg("exc_type").none(), nb::arg("exc").none(), nb::arg("traceback").none())
+          nb::arg("exc_type").none(), nb::arg("exc").none(), nb::arg("traceback").none(),
+          nb::sig("def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | "
+                  "None, traceback: types.TracebackType | None) -> bool"))
       .def("__cuda_stream__", [](const py_stream& s) {
         if (!s.stream.device().is_cuda()) {
           throw nb::type_error(
@@ -115,6 +120,7 @@ void bind_stream(nb::module_& m) {
         return py_stream(tack::current_stream(parse_device(device, "tack.current_stream")));
       },
       nb::arg("device") = nb::none(),
+      nb::sig("def current_stream(device: str | None = None) -> Stream"),
       "The stream tack's work on `device` goes to on this thread (the innermost `with`).");
 }
 
