@@ -34,6 +34,11 @@ from bench_python import cpu_name  # noqa: E402  (the CPU as lscpu names it)
 
 
 KERNELS = ("triad", "normalize_soa", "permutation_sum")
+# How long a contender runs untimed before each timed run. libgomp's idle workers spin 300000
+# pauses before they sleep (several ms on current x86 CPUs): the previous contender's workers must
+# have stopped spinning. Run busy rather than asleep: on a VM an idle vCPU wakes slowly (a pause
+# of 10-30 ms instead gave figures that changed with its length).
+WARM_SECONDS = 0.02
 
 
 def timed(f):
@@ -48,17 +53,20 @@ def timed(f):
 def interleaved(contenders, reps):
     """Repetition k of every kernel of every contender runs before repetition k + 1 of any, so
     that repetition k of each is measured under the same load (on a shared machine a busy moment
-    slows them alike) and benchmarks/run.py pairs them. Each timed run follows an untimed one of
-    the same contender: the worker threads of the contender before it (OpenMP's, Numba's, another
-    process's) spin for a while after their last run and take a core from the first run after a
-    switch. `contenders`: name -> {kernel: callable returning its seconds}. Returns
+    slows them alike) and benchmarks/run.py pairs them. Each timed run follows WARM_SECONDS of
+    untimed runs of the same contender: the worker threads of the contender before it (OpenMP's,
+    Numba's, another process's) spin for a while after their last run and would take a core from
+    the first runs after a switch. `contenders`: name -> {kernel: callable returning its seconds}. Returns
     name -> {kernel: (median, min, max, times)}."""
     times = {c: {k: [] for k in ks} for c, ks in contenders.items()}
     for _ in range(reps):
         for k in KERNELS:
             for c, ks in contenders.items():
                 if k in ks:
+                    warm_until = time.perf_counter() + WARM_SECONDS
                     ks[k]()
+                    while time.perf_counter() < warm_until:
+                        ks[k]()
                     times[c][k].append(ks[k]())
     return {c: {k: (statistics.median(t), min(t), max(t), t) for k, t in ks.items()}
             for c, ks in times.items()}
