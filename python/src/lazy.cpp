@@ -54,8 +54,16 @@ struct scratch {
 thread_local std::vector<std::vector<unsigned char>> scratch::stack;
 thread_local std::size_t scratch::top = 0;
 
-/// Elements per block: about 16 KiB of the widest component type.
-index_t block_elements(int components) { return std::max<index_t>(64, 2048 / components); }
+/// Elements per block of an evaluation into memory: about 4 KiB of the widest component type.
+/// Each operator is one pass over the block, so `a + s * b` reads `b` in one loop and `a` in the
+/// next; with blocks this small the hardware prefetchers keep every input's stream going from one
+/// pass to the next, where with 16 KiB blocks each pass ran as one stream at a time (docs/
+/// decisions.md, "Run-time compositions").
+index_t block_elements(int components) { return std::max<index_t>(64, 512 / components); }
+
+/// Elements per block of a reduction: its partial results are combined in block order, so the
+/// block size is part of the result's rounding; it stays at about 16 KiB.
+index_t reduce_block_elements(int components) { return std::max<index_t>(64, 2048 / components); }
 
 /// The kind arithmetic of kind `k` is computed in: 8- and 16-bit integers (and booleans) in 32
 /// bits, then converted back, which gives the same wrapped result with a third of the code.
@@ -1021,7 +1029,7 @@ namespace {
 /// Block results combined in block order: the same result for every thread count.
 template <class Acc, class S, class Leaf, class Combine>
 Acc reduce_blocks(const node& a, Acc init, Leaf&& leaf_fn, Combine&& combine) {
-  const index_t block = block_elements(a.components());
+  const index_t block = reduce_block_elements(a.components());
   const index_t nb_ = (a.n + block - 1) / block;
   std::vector<Acc> partial(static_cast<std::size_t>(nb_), init);
   {

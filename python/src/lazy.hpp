@@ -6,8 +6,8 @@
 /// evaluation, arithmetic, reductions) and arrays.cpp (the binding of `tack.arrays`) share.
 ///
 /// In C++ a composition is a type and inlines into the kernel. From Python the composition is
-/// known only at run time, so each node evaluates a *block* of elements (a few thousand,
-/// cache-sized) into a scratch buffer, as numexpr does: one virtual call per node and block, never
+/// known only at run time, so each node evaluates a *block* of elements (a few hundred, about
+/// 4 KiB) into a scratch buffer, as numexpr does: one virtual call per node and block, never
 /// one per element, and never a full-size temporary per operator.
 ///
 /// `node_ptr p = make_permutation(as_node(order, op), as_node(values, op));`
