@@ -312,4 +312,17 @@ TEST(reduce_cpu, result_type_is_the_type_of_init) {
       std::is_same_v<decltype(tack::parallel_reduce(tack::cpu(), 10, 0.0f, half_value{})), float>);
 }
 
+TEST(reduce_cpu, leaves_prefetch_on_zen3_signatures_only) {
+  // CPUID leaf-1 eax: family 19h is base F + extended 0A, the model's high nibble in bits 16-19.
+  using tack::detail::is_zen3_signature;
+  EXPECT_TRUE(is_zen3_signature(0x00A00F11u));   // EPYC Milan, model 01h
+  EXPECT_TRUE(is_zen3_signature(0x00A20F12u));   // Ryzen 5000 (Vermeer), model 21h
+  EXPECT_TRUE(is_zen3_signature(0x00A50F00u));   // Cezanne, model 50h
+  EXPECT_FALSE(is_zen3_signature(0x00A10F11u));  // EPYC Genoa (Zen 4), model 11h
+  EXPECT_FALSE(is_zen3_signature(0x00A60F12u));  // Ryzen 7000 (Zen 4), model 61h
+  EXPECT_FALSE(is_zen3_signature(0x00B00F21u));  // Zen 5, family 1Ah
+  EXPECT_FALSE(is_zen3_signature(0x00830F10u));  // Zen 2, family 17h
+  EXPECT_FALSE(is_zen3_signature(0x000806F8u));  // Intel Sapphire Rapids, family 6
+}
+
 }  // namespace

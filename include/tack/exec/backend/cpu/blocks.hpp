@@ -14,6 +14,10 @@
 #include <tack/core/macros.hpp>
 #include <tack/exec/ops.hpp>
 
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__CUDACC__) && !defined(__HIP__)
+#include <cpuid.h>
+#endif
+
 #include <atomic>
 #include <concepts>
 #include <cstdint>
@@ -60,8 +64,37 @@ inline constexpr index_t reduce_leaf_size = 32 * reduce_lanes<T>;
 /// How far ahead of its loop a leaf over stored operands asks for memory: one software prefetch
 /// per 64-byte iteration, 1 KiB ahead, non-temporal (the values are read once), so that a
 /// thread's read stream does not wait on the hardware prefetcher alone. The distance and hint
-/// were chosen by measurement (docs/performance.md).
+/// were chosen by measurement (docs/decisions.md, "Reductions").
 inline constexpr std::uintptr_t reduce_prefetch_bytes = 1024;
+
+/// Whether a CPUID leaf-1 signature (`eax`) of an AMD CPU is a Zen 3: family 19h, models 00h-0Fh,
+/// 20h-2Fh, 40h-5Fh (a Zen 4 is family 19h model 10h-1Fh, 60h-7Fh, A0h-AFh).
+/// `is_zen3_signature(0x00A00F11) == true` (EPYC Milan), `is_zen3_signature(0x00A10F11) == false`.
+constexpr bool is_zen3_signature(unsigned eax) noexcept {
+  const unsigned base = (eax >> 8) & 0xFu;
+  const unsigned family = base + (base == 0xFu ? (eax >> 20) & 0xFFu : 0u);
+  const unsigned model = ((eax >> 4) & 0xFu) | (((eax >> 16) & 0xFu) << 4);
+  return family == 0x19u && (model <= 0x0Fu || (model >= 0x20u && model <= 0x2Fu) ||
+                             (model >= 0x40u && model <= 0x5Fu));
+}
+
+/// Whether the leaves prefetch on this CPU: on the CPUs where it was measured to pay, AMD Zen 3.
+/// On a Zen 4 the same prefetches made `sum` of stored doubles slower on one and two threads; on
+/// CPUs not measured the hardware prefetcher is left to it. Read once, at start-up (compilers'
+/// `__builtin_cpu_is` cannot tell: GCC 12 calls a Zen 4 "znver3").
+inline const bool reduce_prefetch_pays = [] {
+#if defined(__GNUC__) && defined(__x86_64__) && !TACK_IMPL_DEVICE_PASS && !defined(__CUDACC__) && \
+    !defined(__HIP__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  // "AuthenticAMD" in ebx, edx, ecx
+  if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u) {
+    return false;
+  }
+  return __get_cpuid(1, &a, &b, &c, &d) && is_zen3_signature(a);
+#else
+  return false;
+#endif
+}();
 
 /// Whether a leaf prefetches: the reader says where its operands live (`operand_address(j)`,
 /// consecutive scalars) and one lane iteration covers at least a cache line. GCC and Clang only.
@@ -93,8 +126,9 @@ inline T reduce_leaf(index_t begin, index_t end, const F& f, const Op& op) {
   index_t i = begin + lanes;
   for (; i + lanes <= end; i += lanes) {
     if constexpr (prefetches_operands_v<T, F>) {
-      __builtin_prefetch(
-          reinterpret_cast<const void*>(f.operand_address(i) + reduce_prefetch_bytes), 0, 0);
+      if (reduce_prefetch_pays)
+        __builtin_prefetch(
+            reinterpret_cast<const void*>(f.operand_address(i) + reduce_prefetch_bytes), 0, 0);
     }
     for (int k = 0; k < lanes; ++k) acc[k] = op(acc[k], static_cast<T>(f(i + k)));
   }
