@@ -162,43 +162,46 @@ void store_lazy(nb::handle dst, nb::handle src);
 /// an implicit array (`tack.arrays.ImplicitArray`, which the stub imports through the pattern file
 /// python/stubgen_patterns.txt).
 #define TACKPY_OPERAND "Array | ImplicitArray | float | int | bool"
-#define TACKPY_BINARY_SIG(name) \
-  nb::sig("def " name "(self, other: " TACKPY_OPERAND ", /) -> ImplicitArray")
+#define TACKPY_BINARY(name, op, reflected)                                                   \
+  arith_operator {                                                                           \
+    name, "def " name "(self, other: " TACKPY_OPERAND ", /) -> ImplicitArray", op, reflected \
+  }
+#define TACKPY_INPLACE(name, op) \
+  arith_operator { name, "def " name "(self, other: " TACKPY_OPERAND ", /) -> Array", op, false }
+/// One operator of `def_arithmetic` / `def_inplace_arithmetic`: its name, its stub signature and
+/// the operation number it passes on.
+struct arith_operator {
+  const char* name;
+  const char* signature;
+  int op;
+  bool reflected;
+};
+inline constexpr arith_operator binary_operators[] = {
+    TACKPY_BINARY("__add__", 0, false),     TACKPY_BINARY("__radd__", 0, true),
+    TACKPY_BINARY("__sub__", 1, false),     TACKPY_BINARY("__rsub__", 1, true),
+    TACKPY_BINARY("__mul__", 2, false),     TACKPY_BINARY("__rmul__", 2, true),
+    TACKPY_BINARY("__truediv__", 3, false), TACKPY_BINARY("__rtruediv__", 3, true),
+    TACKPY_BINARY("__pow__", 6, false),     TACKPY_BINARY("__rpow__", 6, true)};
+inline constexpr arith_operator inplace_operators[] = {
+    TACKPY_INPLACE("__iadd__", 0), TACKPY_INPLACE("__isub__", 1), TACKPY_INPLACE("__imul__", 2),
+    TACKPY_INPLACE("__itruediv__", 3), TACKPY_INPLACE("__ipow__", 6)};
+#undef TACKPY_INPLACE
+#undef TACKPY_BINARY
+#undef TACKPY_OPERAND
+
 template <class Class>
 void def_arithmetic(Class& cls) {
+  for (const arith_operator& o : binary_operators) {
+    cls.def(
+        o.name,
+        [op = o.op, reflected = o.reflected](nb::handle a, nb::handle b) {
+          return lazy_binary(a, b, op, reflected);
+        },
+        nb::sig(o.signature));
+  }
   cls.def(
-         "__add__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 0, false); },
-         TACKPY_BINARY_SIG("__add__"))
-      .def(
-          "__radd__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 0, true); },
-          TACKPY_BINARY_SIG("__radd__"))
-      .def(
-          "__sub__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 1, false); },
-          TACKPY_BINARY_SIG("__sub__"))
-      .def(
-          "__rsub__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 1, true); },
-          TACKPY_BINARY_SIG("__rsub__"))
-      .def(
-          "__mul__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 2, false); },
-          TACKPY_BINARY_SIG("__mul__"))
-      .def(
-          "__rmul__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 2, true); },
-          TACKPY_BINARY_SIG("__rmul__"))
-      .def(
-          "__truediv__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 3, false); },
-          TACKPY_BINARY_SIG("__truediv__"))
-      .def(
-          "__rtruediv__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 3, true); },
-          TACKPY_BINARY_SIG("__rtruediv__"))
-      .def(
-          "__pow__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 6, false); },
-          TACKPY_BINARY_SIG("__pow__"))
-      .def(
-          "__rpow__", [](nb::handle a, nb::handle b) { return lazy_binary(a, b, 6, true); },
-          TACKPY_BINARY_SIG("__rpow__"))
-      .def(
-          "__neg__", [](nb::handle a) { return lazy_unary(a, 0); },
-          nb::sig("def __neg__(self) -> ImplicitArray"))
+         "__neg__", [](nb::handle a) { return lazy_unary(a, 0); },
+         nb::sig("def __neg__(self) -> ImplicitArray"))
       .def(
           "__abs__", [](nb::handle a) { return lazy_unary(a, 1); },
           nb::sig("def __abs__(self) -> ImplicitArray"));
@@ -209,29 +212,14 @@ void def_arithmetic(Class& cls) {
 /// semantics; without these, Python would rebind `a` to a new implicit array). The result is
 /// converted to `a`'s dtype as `tack.copyto` converts.
 nb::object inplace_binary(nb::handle self, nb::handle other, int op);
-#define TACKPY_INPLACE_SIG(name) \
-  nb::sig("def " name "(self, other: " TACKPY_OPERAND ", /) -> Array")
 template <class Class>
 void def_inplace_arithmetic(Class& cls) {
-  cls.def(
-         "__iadd__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 0); },
-         TACKPY_INPLACE_SIG("__iadd__"))
-      .def(
-          "__isub__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 1); },
-          TACKPY_INPLACE_SIG("__isub__"))
-      .def(
-          "__imul__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 2); },
-          TACKPY_INPLACE_SIG("__imul__"))
-      .def(
-          "__itruediv__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 3); },
-          TACKPY_INPLACE_SIG("__itruediv__"))
-      .def(
-          "__ipow__", [](nb::handle a, nb::handle b) { return inplace_binary(a, b, 6); },
-          TACKPY_INPLACE_SIG("__ipow__"));
+  for (const arith_operator& o : inplace_operators) {
+    cls.def(
+        o.name, [op = o.op](nb::handle a, nb::handle b) { return inplace_binary(a, b, op); },
+        nb::sig(o.signature));
+  }
 }
-#undef TACKPY_INPLACE_SIG
-#undef TACKPY_BINARY_SIG
-#undef TACKPY_OPERAND
 
 /// The interned Python object of a dtype (tack.f32, tack.vec3(tack.f32), ...).
 nb::object dtype_object(const tack::dtype& d);
