@@ -56,8 +56,8 @@ def interleaved(contenders, reps):
     slows them alike) and benchmarks/run.py pairs them. Each timed run follows WARM_SECONDS of
     untimed runs of the same contender: the worker threads of the contender before it (OpenMP's,
     Numba's, another process's) spin for a while after their last run and would take a core from
-    the first runs after a switch. `contenders`: name -> {kernel: callable returning its seconds}. Returns
-    name -> {kernel: (median, min, max, times)}."""
+    the first runs after a switch. `contenders`: name -> {kernel: callable returning its
+    seconds}. Returns name -> {kernel: (median, min, max, times)}."""
     times = {c: {k: [] for k in ks} for c, ks in contenders.items()}
     for _ in range(reps):
         for k in KERNELS:
@@ -246,6 +246,10 @@ class CppReference:
         return float(reply)
 
     def close(self):
+        # the sums' total (which keeps them from being optimized away) and the thread count
+        self.proc.stdin.write("check\n")
+        self.proc.stdin.flush()
+        self.check = self.proc.stdout.readline().split()
         self.proc.stdin.write("quit\n")
         self.proc.stdin.close()
         self.proc.wait()
